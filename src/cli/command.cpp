@@ -1,0 +1,77 @@
+#include "cli/command.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "core/build_info.h"
+#include "core/errors.h"
+
+namespace cudiag {
+
+namespace {
+std::vector<CommandDef>& command_table() {
+  static std::vector<CommandDef> table;
+  return table;
+}
+}  // namespace
+
+const std::vector<CommandDef>& registered_commands() { return command_table(); }
+
+RegisterCommand::RegisterCommand(CommandDef def) {
+  auto& table = command_table();
+  table.push_back(std::move(def));
+  std::stable_sort(table.begin(), table.end(),
+                   [](const CommandDef& a, const CommandDef& b) { return a.order < b.order; });
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"cudiag: tells whether this machine's NVIDIA GPU stack works, which layer breaks it, and what to change."};
+  app.name("cudiag");
+  app.set_version_flag("--version", fmt::format("cudiag {} ({})", build_info::kVersion, build_info::kGitCommit));
+  GlobalOptions global;
+  app.add_option("--root", global.root, "Read the machine from this directory instead of / (captured machines, tests)")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--timeout", global.timeout_s, "Seconds each NVIDIA library call may take before its child process is killed")
+      ->check(CLI::Range(0.05, 3600.0));
+  app.add_option("--kb", global.kb_dir, "Use the knowledge base in this directory instead of the built-in one")
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--no-color", global.no_color, "Never colour the output (NO_COLOR does the same)");
+  app.fallthrough();
+  app.require_subcommand(0, 1);
+
+  std::vector<std::pair<CLI::App*, CommandRun>> runs;
+  std::vector<std::pair<CLI::App*, std::function<CommandRun(CLI::App&, const GlobalOptions&)>>> setups;
+  for (const auto& def : registered_commands()) {
+    auto* sub = app.add_subcommand(def.name, def.summary);
+    setups.emplace_back(sub, def.setup);
+  }
+  for (auto& [sub, setup] : setups) runs.emplace_back(sub, setup(*sub, global));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitBadInput;
+  }
+  try {
+    for (auto& [sub, run] : runs) {
+      if (sub->parsed()) return run();
+    }
+    // Bare `cudiag` is `cudiag check`.
+    for (auto& [sub, run] : runs) {
+      if (sub->get_name() == "check") return run();
+    }
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const InputError& e) {
+    std::cerr << "cudiag: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "cudiag: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace cudiag

@@ -1,0 +1,213 @@
+#include "core/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+extern char** environ;
+
+namespace cudiag {
+
+namespace {
+
+constexpr std::size_t kMaxChildOutput = 8u << 20;  // a child printing garbage forever is cut off here
+
+struct Running {
+  pid_t pid = -1;
+  int out_fd = -1;
+  int err_fd = -1;
+  bool exited = false;
+};
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+bool spawn(const ChildSpec& spec, Running& run, ChildOutcome& outcome) {
+  int out_pipe[2];
+  int err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    outcome.spawn_error = std::strerror(errno);
+    return false;
+  }
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    outcome.spawn_error = std::strerror(errno);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return false;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Own process group, so a timeout kills whatever the library forked too.
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+
+  std::vector<char*> argv;
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env_storage;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) env_storage.emplace_back(*e);
+  for (const auto& extra : spec.env_extra) {
+    auto name = extra.substr(0, extra.find('=') + 1);
+    std::erase_if(env_storage, [&](const std::string& s) { return s.rfind(name, 0) == 0; });
+    env_storage.push_back(extra);
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_storage) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  int rc = ::posix_spawn(&run.pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    outcome.spawn_error = std::strerror(rc);
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    return false;
+  }
+  run.out_fd = out_pipe[0];
+  run.err_fd = err_pipe[0];
+  return true;
+}
+
+void drain(int& fd, std::string& sink, ChildOutcome& outcome) {
+  char buf[65536];
+  auto n = ::read(fd, buf, sizeof buf);
+  if (n > 0) {
+    auto room = kMaxChildOutput - std::min(kMaxChildOutput, sink.size());
+    auto take = std::min(room, static_cast<std::size_t>(n));
+    sink.append(buf, take);
+    if (take < static_cast<std::size_t>(n)) outcome.output_truncated = true;
+  } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+    close_fd(fd);
+  }
+}
+
+void record_status(int status, ChildOutcome& outcome) {
+  if (WIFEXITED(status)) {
+    outcome.status = ChildOutcome::Status::kExited;
+    outcome.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    outcome.status = ChildOutcome::Status::kSignaled;
+    outcome.signal = WTERMSIG(status);
+  }
+}
+
+}  // namespace
+
+std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
+                                       std::chrono::milliseconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto deadline = start + timeout;
+  std::vector<ChildOutcome> outcomes(specs.size());
+  std::vector<Running> running(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (!spawn(specs[i], running[i], outcomes[i])) running[i].exited = true;
+  }
+  auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  };
+  while (true) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<std::size_t, bool>> owners;  // child index, is stdout
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      if (running[i].out_fd >= 0) {
+        fds.push_back({running[i].out_fd, POLLIN, 0});
+        owners.emplace_back(i, true);
+      }
+      if (running[i].err_fd >= 0) {
+        fds.push_back({running[i].err_fd, POLLIN, 0});
+        owners.emplace_back(i, false);
+      }
+    }
+    // Reap children whose pipes are closed (or that closed them early).
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      auto& r = running[i];
+      if (r.exited || r.pid < 0) continue;
+      int status = 0;
+      pid_t got = ::waitpid(r.pid, &status, WNOHANG);
+      if (got == r.pid) {
+        record_status(status, outcomes[i]);
+        outcomes[i].elapsed_ms = elapsed_ms();
+        r.exited = true;
+      }
+    }
+    bool all_done = true;
+    for (auto& r : running) all_done = all_done && r.exited && r.out_fd < 0 && r.err_fd < 0;
+    if (all_done) break;
+    auto now = Clock::now();
+    if (now >= deadline) break;
+    if (fds.empty()) {
+      // Output closed but a child still runs (it closed stdout itself): poll its exit.
+      ::usleep(1000);
+      continue;
+    }
+    auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    int n = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(wait_ms + 1, 1000)));
+    if (n < 0 && errno != EINTR) break;
+    for (std::size_t k = 0; k < fds.size(); ++k) {
+      if (fds[k].revents == 0) continue;
+      auto [i, is_out] = owners[k];
+      auto& r = running[i];
+      drain(is_out ? r.out_fd : r.err_fd, is_out ? outcomes[i].out : outcomes[i].err, outcomes[i]);
+    }
+  }
+  // Whatever is still running has passed the deadline.
+  for (std::size_t i = 0; i < running.size(); ++i) {
+    auto& r = running[i];
+    if (!r.exited && r.pid > 0) {
+      ::kill(-r.pid, SIGKILL);
+      ::kill(r.pid, SIGKILL);
+      int status = 0;
+      ::waitpid(r.pid, &status, 0);
+      outcomes[i].status = ChildOutcome::Status::kTimedOut;
+      outcomes[i].elapsed_ms = elapsed_ms();
+      r.exited = true;
+    }
+    close_fd(r.out_fd);
+    close_fd(r.err_fd);
+  }
+  return outcomes;
+}
+
+std::string describe_outcome(const ChildOutcome& outcome, std::chrono::milliseconds timeout) {
+  switch (outcome.status) {
+    case ChildOutcome::Status::kExited:
+      return fmt::format("exited with status {}", outcome.exit_code);
+    case ChildOutcome::Status::kSignaled: {
+      const char* name = sigabbrev_np(outcome.signal);
+      return fmt::format("killed by SIG{} (signal {})", name ? name : "?", outcome.signal);
+    }
+    case ChildOutcome::Status::kTimedOut:
+      return fmt::format("timed out after {} ms and was killed", timeout.count());
+    case ChildOutcome::Status::kSpawnFailed:
+      return fmt::format("could not be started: {}", outcome.spawn_error);
+  }
+  return "unknown outcome";
+}
+
+std::string self_executable() {
+  char buf[4096];
+  auto n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "/proc/self/exe";
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+}  // namespace cudiag

@@ -20,12 +20,7 @@ namespace {
 
 constexpr std::size_t kMaxChildOutput = 8u << 20;  // a child printing garbage forever is cut off here
 
-struct Running {
-  pid_t pid = -1;
-  int out_fd = -1;
-  int err_fd = -1;
-  bool exited = false;
-};
+using Running = ChildGroup::Running;
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -111,16 +106,26 @@ void record_status(int status, ChildOutcome& outcome) {
 
 }  // namespace
 
-std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
-                                       std::chrono::milliseconds timeout) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const auto deadline = start + timeout;
-  std::vector<ChildOutcome> outcomes(specs.size());
-  std::vector<Running> running(specs.size());
+ChildGroup::~ChildGroup() {
+  if (!running_.empty()) wait();
+}
+
+void ChildGroup::start(const std::vector<ChildSpec>& specs, std::chrono::milliseconds timeout) {
+  start_ = std::chrono::steady_clock::now();
+  timeout_ = timeout;
+  outcomes_.assign(specs.size(), ChildOutcome{});
+  running_.assign(specs.size(), Running{});
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (!spawn(specs[i], running[i], outcomes[i])) running[i].exited = true;
+    if (!spawn(specs[i], running_[i], outcomes_[i])) running_[i].exited = true;
   }
+}
+
+std::vector<ChildOutcome> ChildGroup::wait() {
+  using Clock = std::chrono::steady_clock;
+  const auto start = start_;
+  const auto deadline = start + timeout_;
+  auto& running = running_;
+  auto& outcomes = outcomes_;
   auto elapsed_ms = [&] {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   };
@@ -184,7 +189,15 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
     close_fd(r.out_fd);
     close_fd(r.err_fd);
   }
-  return outcomes;
+  running_.clear();
+  return std::move(outcomes_);
+}
+
+std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
+                                       std::chrono::milliseconds timeout) {
+  ChildGroup group;
+  group.start(specs, timeout);
+  return group.wait();
 }
 
 std::string describe_outcome(const ChildOutcome& outcome, std::chrono::milliseconds timeout) {

@@ -26,8 +26,35 @@ struct ChildOutcome {
   bool output_truncated = false;
 };
 
-// Starts all children at once and waits for each until `timeout` after the
-// start; a child still running then is killed (its whole process group).
+// A set of children started together. start() returns at once, so the
+// caller can do its own file-reading work while the children run; wait()
+// collects them, killing (the whole process group of) any child still running
+// `timeout` after start.
+class ChildGroup {
+ public:
+  ChildGroup() = default;
+  ChildGroup(const ChildGroup&) = delete;
+  ChildGroup& operator=(const ChildGroup&) = delete;
+  ~ChildGroup();
+
+  void start(const std::vector<ChildSpec>& specs, std::chrono::milliseconds timeout);
+  std::vector<ChildOutcome> wait();
+
+  struct Running {  // one started child
+    int pid = -1;
+    int out_fd = -1;
+    int err_fd = -1;
+    bool exited = false;
+  };
+
+ private:
+  std::vector<Running> running_;
+  std::vector<ChildOutcome> outcomes_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::milliseconds timeout_{0};
+};
+
+// start() + wait().
 std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
                                        std::chrono::milliseconds timeout);
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs everything cudiag's build and tests need on Debian 12, as root.
+# Idempotent: a second run installs nothing new. Besides the build tools and
+# libraries, it installs NVIDIA's real 535 user-space driver from Debian's
+# non-free component (it installs without a GPU and answers for real), which
+# the end-to-end tests use as a real driver layer.
+set -euo pipefail
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: run as root (it uses apt-get)" >&2
+  exit 2
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+sources=/etc/apt/sources.list.d/cudiag-nonfree.sources
+if ! grep -rqs "non-free" /etc/apt/sources.list /etc/apt/sources.list.d/ ; then
+  cat > "$sources" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: contrib non-free non-free-firmware
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+packages=(
+  build-essential cmake ninja-build pkg-config git python3 python3-pip python3-jsonschema
+  libcli11-dev libfmt-dev nlohmann-json3-dev liblz4-dev libzstd-dev libzip-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev
+  libcuda1 libnvidia-ml1 nvidia-smi
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt-get update -q
+  # No recommends: nvidia-smi recommends the DKMS kernel module, which would
+  # compile for minutes and is never loaded on a machine without a GPU.
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# cuobjdump 13.x, which the inspector's equality test compares against.
+if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c 'import nvidia.cuda_cuobjdump' >/dev/null 2>&1; then
+  python3 -m pip install -q --disable-pip-version-check nvidia-cuda-cuobjdump || \
+    echo "install-deps.sh: nvidia-cuda-cuobjdump not installed; the cuobjdump comparison test will skip" >&2
+fi

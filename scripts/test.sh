@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, runs every test.
+#   scripts/test.sh             normal build in build/
+#   scripts/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build
+flags=()
+if [ "${1:-}" = "--sanitize" ]; then
+  build=build-asan
+  flags+=(-DCUDIAG_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  bash scripts/install-deps.sh
+fi
+cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
+ninja -C "$build" -j "$(nproc)"
+# Children under ASan inherit its options; leaks in NVIDIA's libraries are not ours.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"

@@ -1,0 +1,42 @@
+#include "cli/report_pipeline.h"
+
+#include <chrono>
+
+#include "kb/knowledge_base.h"
+#include "report/collect.h"
+#include "rules/engine.h"
+
+namespace cudiag {
+
+void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
+  app.add_flag("--no-library-calls", args.no_library_calls,
+               "Read CUDA library versions from file names instead of calling each library (faster)");
+}
+
+int diagnose_into(Json& report, const GlobalOptions& global) {
+  const auto& kb = kb::active_kb(global);
+  auto diagnosis = diagnose(report, kb);
+  attach_diagnosis(report, diagnosis);
+  for (const auto& f : diagnosis.findings) {
+    if (f.severity == Severity::kError) return 1;  // kExitErrorFinding
+  }
+  return 0;
+}
+
+PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& args) {
+  const auto& kb = kb::active_kb(global);
+  CollectOptions options;
+  options.root = global.root;
+  options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
+  options.library_calls = !args.no_library_calls;
+  options.error_name = [&kb](std::string_view api, long code) -> std::string {
+    const auto* e = kb.error(api, code);
+    return e ? e->name : "";
+  };
+  PipelineResult result;
+  result.report = collect_report(options);
+  result.exit_code = diagnose_into(result.report, global);
+  return result;
+}
+
+}  // namespace cudiag

@@ -1,0 +1,29 @@
+#pragma once
+// collect -> diagnose, shared by `check`, `report` and the commands built on
+// them. Renderers are applied by each command.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+#include "core/json.h"
+
+namespace cudiag {
+
+struct PipelineArgs {
+  bool no_library_calls = false;  // versions of CUDA libraries from file names only (faster)
+};
+
+struct PipelineResult {
+  Json report;
+  int exit_code = 0;  // 1 when an error finding exists
+};
+
+void add_pipeline_options(CLI::App& app, PipelineArgs& args);
+PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& args);
+
+// Diagnoses a report (collected or loaded) in place and returns the exit code.
+int diagnose_into(Json& report, const GlobalOptions& global);
+
+}  // namespace cudiag

@@ -1,0 +1,137 @@
+#include "inspect/scan.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace cudiag::inspect {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_wheel(const std::string& path) { return path.ends_with(".whl"); }
+
+struct ZipClose {
+  void operator()(zip_t* z) const { zip_discard(z); }
+};
+struct ZipFileClose {
+  void operator()(zip_file_t* f) const { zip_fclose(f); }
+};
+
+// Reads up to `n` bytes of member `index`; empty on any failure.
+std::string read_member(zip_t* z, zip_uint64_t index, std::uint64_t n) {
+  std::unique_ptr<zip_file_t, ZipFileClose> f(zip_fopen_index(z, index, 0));
+  if (!f) return {};
+  std::string out(static_cast<std::size_t>(n), '\0');
+  std::uint64_t got = 0;
+  while (got < n) {
+    zip_int64_t r = zip_fread(f.get(), out.data() + got, n - got);
+    if (r <= 0) break;
+    got += static_cast<std::uint64_t>(r);
+  }
+  out.resize(static_cast<std::size_t>(got));
+  return out;
+}
+
+bool binary_magic(std::string_view head) {
+  return head.starts_with("\x7f" "ELF") || head.starts_with("!<arch>\n") || head.starts_with("\x50\xed\x55\xba");
+}
+
+void inspect_one(const std::string& path, bool explicit_path, const InspectOptions& options,
+                 std::vector<InspectResult>& out) {
+  if (is_wheel(path)) {
+    auto members = inspect_wheel(path, options);
+    if (members.empty() && explicit_path) {
+      InspectResult r;
+      r.path = path;
+      // An unreadable wheel comes back as one result carrying the error.
+      out.push_back(std::move(r));
+      return;
+    }
+    for (auto& m : members) out.push_back(std::move(m));
+    return;
+  }
+  InspectResult r = inspect_file(path, options);
+  if (r.type == FileType::kNotBinary && r.ok()) {
+    if (!explicit_path) return;
+    r.error = fmt::format("{}: not an ELF file, ar archive or fatbin", path);
+  }
+  out.push_back(std::move(r));
+}
+
+}  // namespace
+
+std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectOptions& options) {
+  std::vector<InspectResult> out;
+  int err = 0;
+  std::unique_ptr<zip_t, ZipClose> z(zip_open(path.c_str(), ZIP_RDONLY, &err));
+  if (!z) {
+    zip_error_t ze;
+    zip_error_init_with_code(&ze, err);
+    InspectResult r;
+    r.path = path;
+    r.error = fmt::format("{}: cannot read wheel: {}", path, zip_error_strerror(&ze));
+    zip_error_fini(&ze);
+    out.push_back(std::move(r));
+    return out;
+  }
+  zip_int64_t count = zip_get_num_entries(z.get(), 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    auto index = static_cast<zip_uint64_t>(i);
+    zip_stat_t st;
+    if (zip_stat_index(z.get(), index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_NAME))
+      continue;
+    std::string name = st.name;
+    if (name.ends_with('/') || st.size < 16) continue;
+    // A first look at the magic decides whether the member is worth reading.
+    if (!binary_magic(read_member(z.get(), index, 8))) continue;
+    std::string display = fmt::format("{}!/{}", path, name);
+    if (st.size > kMaxWheelMember) {
+      InspectResult r;
+      r.path = display;
+      r.error = fmt::format("{}: member of {} bytes is too large to inspect in memory", display, st.size);
+      out.push_back(std::move(r));
+      continue;
+    }
+    std::string bytes = read_member(z.get(), index, st.size);
+    if (bytes.size() != st.size) {
+      InspectResult r;
+      r.path = display;
+      r.error = fmt::format("{}: cannot read wheel member", display);
+      out.push_back(std::move(r));
+      continue;
+    }
+    InspectResult r = inspect_bytes(ByteView(bytes), display, options);
+    if (r.type != FileType::kNotBinary) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<InspectResult> inspect_paths(const std::vector<std::string>& paths, const InspectOptions& options) {
+  std::vector<InspectResult> out;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      inspect_one(path, true, options, out);
+      continue;
+    }
+    std::vector<std::string> files;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code sec;
+      auto status = it->symlink_status(sec);
+      if (!sec && fs::is_regular_file(status)) files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) inspect_one(f, false, options, out);
+  }
+  return out;
+}
+
+}  // namespace cudiag::inspect

@@ -1,0 +1,334 @@
+// The lookups behind KnowledgeBase's API.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "kb/data.h"
+
+namespace cudiag::kb {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool same_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
+
+// Words of a GPU name: lower-case runs of letters and digits ("Tesla V100-SXM2-16GB" -> tesla v100 sxm2 16gb).
+std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      out.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+// Brand words that nvidia-smi and users add or drop freely.
+bool optional_word(const std::string& w) { return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro"; }
+
+bool has_digit(const std::string& w) {
+  return std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
+
+// --- error codes
+
+const ErrorCode* KnowledgeBase::error(std::string_view api, long code) const {
+  for (const auto& e : d_->errors) {
+    if (e.api == api && e.code == code) return &e;
+  }
+  return nullptr;
+}
+
+const ErrorCode* KnowledgeBase::error_named(std::string_view name) const {
+  auto want = lower(name);
+  for (const auto& e : d_->errors) {
+    if (lower(e.name) == want) return &e;
+  }
+  return nullptr;
+}
+
+std::vector<const ErrorCode*> KnowledgeBase::errors_with_code(long code) const {
+  std::vector<const ErrorCode*> out;
+  for (const auto& e : d_->errors) {
+    if (e.code == code) out.push_back(&e);
+  }
+  return out;
+}
+
+const std::vector<ErrorCode>& KnowledgeBase::errors() const { return d_->errors; }
+
+// --- toolkit -> driver
+
+std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& cuda, std::string_view os) const {
+  const ToolkitRelease* row = nullptr;
+  if (cuda.parts().size() >= 3) {
+    for (const auto& r : d_->toolkits) {
+      if (r.cuda == cuda) row = &r;
+    }
+    // A build number we do not list (9.0.176 for 9.0.76) still means that minor.
+  }
+  if (!row) {
+    // "12.4" is what a runtime reports: the GA row of that minor, else its first row that is not a release candidate.
+    for (const auto& r : d_->toolkits) {
+      if (!same_minor(r.cuda, cuda) || r.kind == "rc") continue;
+      if (r.kind == "ga") {
+        row = &r;
+        break;
+      }
+      if (!row) row = &r;
+    }
+  }
+  if (!row) return std::nullopt;
+  DriverRequirement req;
+  req.release = row;
+  req.os = std::string(os);
+  const auto& col = row->for_os(os);
+  req.full_min = col.min;
+  req.full_min_from = col.min_from;
+  req.full_confidence = col.confidence;
+  req.bundled = col.bundled;
+  req.sources = row->sources;
+  req.mvc = mvc_for_major(row->cuda.major());
+  if (req.mvc) {
+    req.mvc_min = req.mvc->min_for(os, row->cuda);
+    // Minor-version compatibility never asks for more than the release itself does.
+    if (req.mvc_min && req.full_min && *req.full_min < *req.mvc_min) req.mvc_min = req.full_min;
+    req.sources.insert(req.sources.end(), req.mvc->sources.begin(), req.mvc->sources.end());
+  }
+  return req;
+}
+
+const std::vector<ToolkitRelease>& KnowledgeBase::toolkit_releases() const { return d_->toolkits; }
+
+const MinorVersionCompat* KnowledgeBase::mvc_for_major(long cuda_major) const {
+  for (const auto& m : d_->mvc) {
+    if (m.cuda_major == cuda_major) return &m;
+  }
+  return nullptr;
+}
+
+const std::vector<MinorVersionCompat>& KnowledgeBase::mvc() const { return d_->mvc; }
+
+// --- driver -> CUDA
+
+std::optional<BranchMatch> KnowledgeBase::branch_for_driver(const Version& driver) const {
+  const DriverBranch* best = nullptr;
+  for (const auto& b : d_->branches) {
+    if (b.branch <= driver.major()) best = &b;
+  }
+  if (!best) return std::nullopt;
+  return BranchMatch{best, best->branch == driver.major()};
+}
+
+std::optional<Version> KnowledgeBase::cuda_for_driver(const Version& driver) const {
+  auto m = branch_for_driver(driver);
+  if (!m) return std::nullopt;
+  return m->branch->cuda;
+}
+
+const std::vector<DriverBranch>& KnowledgeBase::driver_branches() const { return d_->branches; }
+
+// --- PTX ISA
+
+std::optional<Version> KnowledgeBase::ptx_isa_for_cuda(const Version& cuda) const {
+  for (const auto& p : d_->ptx) {
+    if (same_minor(p.cuda, cuda)) return p.isa;
+  }
+  return std::nullopt;
+}
+
+std::optional<Version> KnowledgeBase::cuda_for_ptx_isa(const Version& isa) const {
+  for (const auto& p : d_->ptx) {
+    if (isa <= p.isa) return p.cuda;
+  }
+  return std::nullopt;
+}
+
+const std::vector<PtxIsa>& KnowledgeBase::ptx_isas() const { return d_->ptx; }
+
+// --- architectures
+
+std::optional<ArchMatch> KnowledgeBase::arch_match(std::string_view text) const {
+  std::string s = lower(text);
+  for (std::string_view prefix : {"sm_", "compute_", "lto_", "sm", "cc"}) {
+    if (s.rfind(prefix, 0) == 0) {
+      s.erase(0, prefix.size());
+      break;
+    }
+  }
+  std::string suffix;
+  if (!s.empty() && (s.back() == 'a' || s.back() == 'f')) {
+    suffix = s.substr(s.size() - 1);
+    s.pop_back();
+  }
+  std::optional<Version> cc;
+  if (s.find('.') != std::string::npos) {
+    cc = Version::parse(s);
+  } else if (s.size() >= 2 && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    // "120" is 12.0, "90" is 9.0: the last digit is the minor.
+    cc = Version::parse(s.substr(0, s.size() - 1) + "." + s.substr(s.size() - 1));
+  }
+  if (!cc) return std::nullopt;
+  const Arch* a = arch_for_cc(*cc);
+  if (!a) return std::nullopt;
+  ArchMatch m{a, nullptr};
+  if (!suffix.empty()) {
+    m.variant = a->variant(suffix);
+    if (!m.variant) return std::nullopt;
+  }
+  return m;
+}
+
+const Arch* KnowledgeBase::arch(std::string_view sm_or_cc) const {
+  auto m = arch_match(sm_or_cc);
+  return m ? m->arch : nullptr;
+}
+
+const Arch* KnowledgeBase::arch_for_cc(const Version& cc) const {
+  for (const auto& a : d_->archs) {
+    if (same_minor(a.cc, cc) && cc.parts().size() <= 2) return &a;
+  }
+  return nullptr;
+}
+
+const std::vector<Arch>& KnowledgeBase::archs() const { return d_->archs; }
+
+// --- GPUs
+
+std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) const {
+  std::vector<std::string> want;
+  for (auto& w : words(name)) {
+    if (!optional_word(w)) want.push_back(std::move(w));
+  }
+  if (want.empty()) return {};
+  struct Scored {
+    const Gpu* gpu;
+    std::size_t matched;
+    std::size_t extra;  // words of the product name not asked for: fewer is a closer match
+  };
+  std::vector<Scored> scored;
+  for (const auto& g : d_->gpus) {
+    std::vector<std::string> have;
+    for (auto& w : words(g.name)) {
+      if (!optional_word(w)) have.push_back(std::move(w));
+    }
+    std::size_t matched = 0;
+    bool model_word = false;
+    for (const auto& w : want) {
+      if (std::find(have.begin(), have.end(), w) != have.end()) {
+        ++matched;
+        model_word = model_word || has_digit(w);
+      }
+    }
+    if (matched == 0 || !model_word) continue;
+    scored.push_back({&g, matched, have.size() - std::min(have.size(), matched)});
+  }
+  bool any_complete = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) { return s.matched == want.size(); });
+  std::size_t best = 0;
+  for (const auto& s : scored) best = std::max(best, s.matched);
+  std::vector<Scored> kept;
+  for (const auto& s : scored) {
+    if (any_complete ? s.matched == want.size() : s.matched == best) kept.push_back(s);
+  }
+  std::stable_sort(kept.begin(), kept.end(), [](const Scored& a, const Scored& b) { return a.extra < b.extra; });
+  std::vector<const Gpu*> out;
+  for (const auto& s : kept) out.push_back(s.gpu);
+  return out;
+}
+
+const Gpu* KnowledgeBase::gpu_by_pci_id(unsigned device_id) const {
+  for (const auto& g : d_->gpus) {
+    if (g.pci_id == device_id) return &g;
+  }
+  return nullptr;
+}
+
+const std::vector<Gpu>& KnowledgeBase::gpus() const { return d_->gpus; }
+
+// --- forward compatibility, libraries
+
+const ForwardCompat& KnowledgeBase::forward_compat() const { return d_->fwd; }
+
+const Library* KnowledgeBase::library(std::string_view name, long cuda_major) const {
+  auto want = lower(name);
+  for (const auto& l : d_->libraries) {
+    if (lower(l.library) == want && l.cuda_major == cuda_major) return &l;
+  }
+  return nullptr;
+}
+
+std::vector<const Library*> KnowledgeBase::libraries_named(std::string_view name) const {
+  std::vector<const Library*> out;
+  auto want = lower(name);
+  for (const auto& l : d_->libraries) {
+    if (lower(l.library) == want) out.push_back(&l);
+  }
+  return out;
+}
+
+const std::vector<Library>& KnowledgeBase::libraries() const { return d_->libraries; }
+
+const VersionEncoding* KnowledgeBase::encoding_for(std::string_view library, long code) const {
+  auto want = lower(library);
+  for (const auto& e : d_->encodings) {
+    if (lower(e.library) == want && e.covers(code)) return &e;
+  }
+  return nullptr;
+}
+
+std::optional<Version> KnowledgeBase::decode_version(std::string_view library, long code) const {
+  const auto* e = encoding_for(library, code);
+  if (!e) return std::nullopt;
+  return e->decode(code);
+}
+
+const std::vector<VersionEncoding>& KnowledgeBase::encodings() const { return d_->encodings; }
+
+// --- tables
+
+const Json& KnowledgeBase::raw(std::string_view table) const {
+  auto it = d_->raw.find(table);
+  if (it == d_->raw.end()) throw InputError(fmt::format("{}: no such table in the knowledge base", table));
+  return it->second;
+}
+
+std::vector<TableInfo> KnowledgeBase::tables() const {
+  std::vector<TableInfo> out;
+  auto add = [&](const std::string& name) {
+    const Json& doc = d_->raw.at(name);
+    TableInfo t;
+    t.name = name;
+    t.file = d_->files.at(name);
+    t.description = doc.value("description", "");
+    // Entries of every top-level array: limits, rules and the like count too.
+    for (const auto& [key, value] : doc.items()) {
+      if (value.is_array()) t.entries += value.size();
+    }
+    for (const auto& [id, s] : doc["sources"].items()) t.sources.push_back({s.value("url", ""), s.value("section", "")});
+    out.push_back(std::move(t));
+  };
+  for (const auto& name : required_tables()) add(name);
+  for (const auto& [name, doc] : d_->raw) {
+    if (std::find(required_tables().begin(), required_tables().end(), name) == required_tables().end()) add(name);
+  }
+  return out;
+}
+
+const std::string& KnowledgeBase::origin() const { return d_->origin; }
+
+}  // namespace cudiag::kb

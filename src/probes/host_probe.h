@@ -1,0 +1,12 @@
+#pragma once
+#include "core/json.h"
+#include "probes/probe_context.h"
+
+namespace cudiag {
+
+// Layer 1, `host`: OS, kernel, CPU architecture, glibc, the container or WSL2
+// the process runs in (each with its evidence), and the allowlisted
+// environment variables. Reads files only.
+Json probe_host(const ProbeContext& ctx);
+
+}  // namespace cudiag

@@ -1,0 +1,37 @@
+#include "core/fact.h"
+#include "probes/layer_probe.h"
+#include "probes/library_search.h"
+
+namespace cudiag {
+
+Json instance_json(const LibraryInstance& inst, const std::string& picked_path) {
+  Json j = Json::object();
+  j["path"] = inst.path;
+  j["real_path"] = inst.real_path;
+  j["found_via"] = inst.found_via;
+  j["file_version"] = inst.file_version.empty() ? Json(nullptr) : Json(inst.file_version);
+  j["picked_by_loader"] = !picked_path.empty() && (inst.path == picked_path || inst.real_path == picked_path);
+  if (inst.is_stub) j["is_stub"] = true;
+  if (!inst.error.empty()) j["error"] = inst.error;
+  return j;
+}
+
+Json result_fact(const Json& call, const std::string& source, std::string_view api, const ErrorNamer& namer) {
+  if (!call.is_object()) return unknown_fact(source, "not called");
+  if (call.contains("missing_symbol")) return unknown_fact(source, "the library has no such function");
+  if (!call.contains("result") || !call["result"].is_number_integer()) return unknown_fact(source, "no result");
+  long code = call["result"].get<long>();
+  std::string name = namer ? namer(api, code) : "";
+  Json f = fact(name.empty() ? Json(nullptr) : Json(name), source);
+  f["code"] = code;
+  if (call.contains("ms")) f["ms"] = call["ms"];
+  return f;
+}
+
+std::string child_failure(const Json& answer) {
+  if (answer.contains("child_error")) return answer["child_error"].get<std::string>();
+  if (answer.contains("load_error")) return "could not be loaded: " + answer["load_error"].get<std::string>();
+  return "";
+}
+
+}  // namespace cudiag

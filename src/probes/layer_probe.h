@@ -1,0 +1,38 @@
+#pragma once
+// A layer whose facts come from NVIDIA libraries, in two steps: plan() asks
+// for child probes (one per library instance), finish() turns their answers
+// into the layer's facts once every child is done. New library-backed layers
+// implement this and are listed in report/collect.cpp.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "probes/probe_context.h"
+#include "report/child_batch.h"
+#include "report/collect.h"
+
+namespace cudiag {
+
+class LayerProbe {
+ public:
+  virtual ~LayerProbe() = default;
+  virtual const char* layer() const = 0;
+  virtual void plan(const ProbeContext& ctx, ChildBatch& batch) = 0;
+  virtual Json finish(const ProbeContext& ctx, const ChildBatch& batch, const Json& report) = 0;
+};
+
+std::unique_ptr<LayerProbe> make_nvml_probe(const CollectOptions& options);
+std::unique_ptr<LayerProbe> make_driver_api_probe(const CollectOptions& options);
+std::unique_ptr<LayerProbe> make_cuda_runtime_probe(const CollectOptions& options);
+std::unique_ptr<LayerProbe> make_libraries_probe(const CollectOptions& options);
+
+// Shared pieces of the library-backed layers.
+struct LibraryInstance;
+Json instance_json(const LibraryInstance& inst, const std::string& picked_path);
+// A call's result as a fact: {"value": "CUDA_ERROR_NO_DEVICE", "code": 100, "source": ...}.
+Json result_fact(const Json& call, const std::string& source, std::string_view api, const ErrorNamer& namer);
+// Why a child gave no answer, or "" when it did.
+std::string child_failure(const Json& answer);
+
+}  // namespace cudiag

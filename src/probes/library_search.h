@@ -1,0 +1,72 @@
+#pragma once
+// Finds every copy of a CUDA library the machine offers, the way the dynamic
+// loader and the usual install layouts would: LD_LIBRARY_PATH, the loader
+// cache, the default directories, CUDA_HOME/CUDA_PATH, /usr/local/cuda*,
+// pip wheels (site-packages/nvidia/*/lib) and conda environments. Each
+// instance records every place it was found through, and the loader's own
+// choice is emulated so a report can say which copy a process would load.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/fsroot.h"
+#include "probes/environment.h"
+#include "probes/ld_cache.h"
+
+namespace cudiag {
+
+struct SearchDir {
+  std::string path;
+  std::string via;  // "LD_LIBRARY_PATH", "ld.so.cache", "toolkit /usr/local/cuda-13.0", "wheel site-packages ..."
+};
+
+struct LibraryInstance {
+  std::string path;       // the name it was found under, e.g. /usr/lib/x86_64-linux-gnu/libcuda.so.1
+  std::string real_path;  // after following symlinks inside the root
+  std::vector<std::string> found_via;
+  std::string file_version;  // from the real file's name: libcuda.so.535.104.05 -> "535.104.05"
+  std::string error;         // e.g. a symlink loop; the instance is still listed
+  bool is_stub = false;      // a toolkit stubs/ directory: links, but cannot run anything
+};
+
+struct PythonSitePackages {
+  std::string path;
+  std::string via;  // "python3 on PATH (/usr/bin/python3)", "VIRTUAL_ENV", ...
+};
+
+class LibrarySearch {
+ public:
+  LibrarySearch(const FsRoot& root, const Environment& env);
+
+  // Every instance of a library whose file names start with `prefix`
+  // ("libcudart.so"), deduplicated by real path, in loader order first.
+  std::vector<LibraryInstance> find_all(const std::string& prefix) const;
+  // The path the loader would open for `soname` from a program without
+  // RPATH, or nullopt. Follows glibc's order: LD_LIBRARY_PATH, cache, defaults.
+  std::optional<std::string> loader_pick(const std::string& soname) const;
+
+  const LdCache& ld_cache() const { return cache_; }
+  const std::string& ld_cache_error() const { return cache_error_; }
+  const std::vector<SearchDir>& dirs() const { return dirs_; }
+  const std::vector<PythonSitePackages>& site_packages() const { return site_packages_; }
+  const std::vector<std::string>& toolkit_roots() const { return toolkit_roots_; }
+
+ private:
+  void add_dir(const std::string& path, const std::string& via);
+  void add_toolkit(const std::string& root, const std::string& via);
+  void find_site_packages();
+
+  const FsRoot& root_;
+  const Environment& env_;
+  LdCache cache_;
+  std::string cache_error_;
+  std::vector<SearchDir> dirs_;
+  std::vector<PythonSitePackages> site_packages_;
+  std::vector<std::string> toolkit_roots_;
+  std::vector<std::string> ld_library_path_;
+};
+
+// "libcudnn.so.9.1.0" after the prefix "libcudnn.so" -> "9.1.0"; "" when none.
+std::string version_from_file_name(const std::string& file_name, const std::string& prefix);
+
+}  // namespace cudiag

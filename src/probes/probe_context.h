@@ -1,0 +1,21 @@
+#pragma once
+// What every probe gets: the machine's filesystem, its environment, the
+// library search over it, and the settings for child processes.
+#include <chrono>
+#include <string>
+
+#include "core/fsroot.h"
+#include "probes/environment.h"
+#include "probes/library_search.h"
+
+namespace cudiag {
+
+struct ProbeContext {
+  const FsRoot& root;
+  const Environment& env;
+  const LibrarySearch& search;
+  std::chrono::milliseconds child_timeout{10000};
+  std::string self_exe;  // cudiag itself, re-executed for child probes
+};
+
+}  // namespace cudiag

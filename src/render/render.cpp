@@ -1,0 +1,40 @@
+#include "render/render.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "core/errors.h"
+
+namespace cudiag {
+
+namespace {
+std::map<std::string, RendererFn>& renderers() {
+  static std::map<std::string, RendererFn> table;
+  return table;
+}
+}  // namespace
+
+RegisterRenderer::RegisterRenderer(std::string format, RendererFn fn) { renderers().emplace(std::move(format), std::move(fn)); }
+
+std::vector<std::string> report_formats() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : renderers()) names.push_back(name);
+  return names;
+}
+
+std::string render_report(const Json& report, std::string_view format, const RenderOptions& options) {
+  auto it = renderers().find(std::string(format));
+  if (it == renderers().end()) throw InputError("--format " + std::string(format) + ": unknown format");
+  return it->second(report, options);
+}
+
+RenderOptions render_options(const GlobalOptions& global, bool to_stdout) {
+  RenderOptions o;
+  const char* no_color = std::getenv("NO_COLOR");
+  o.color = to_stdout && !global.no_color && (no_color == nullptr || *no_color == '\0') && ::isatty(1) == 1;
+  return o;
+}
+
+}  // namespace cudiag

@@ -1,0 +1,115 @@
+// The human report: one block per layer in diagnosis order with a mark
+// (✓ ok, ✗ error, ! warning, ? unknown), the facts that matter, then the
+// findings with evidence and remedies. Fits 80 columns; colour only when
+// RenderOptions says so.
+#include <fmt/format.h>
+
+#include "core/fact.h"
+#include "render/render.h"
+#include "render/text_summary.h"
+
+namespace cudiag {
+namespace {
+
+constexpr const char* kReset = "\033[0m";
+constexpr const char* kRed = "\033[31m";
+constexpr const char* kGreen = "\033[32m";
+constexpr const char* kYellow = "\033[33m";
+constexpr const char* kDim = "\033[2m";
+constexpr const char* kBold = "\033[1m";
+
+struct Painter {
+  bool on;
+  std::string operator()(const char* code, std::string_view text) const {
+    return on ? fmt::format("{}{}{}", code, text, kReset) : std::string(text);
+  }
+};
+
+// Wraps `text` at `width`, indenting continuation lines by `indent`.
+std::string wrap(std::string_view text, std::size_t indent, std::size_t first_used, std::size_t width) {
+  std::string out;
+  std::size_t col = first_used;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto sp = text.find(' ', i);
+    auto word = text.substr(i, sp == std::string_view::npos ? std::string_view::npos : sp - i);
+    if (col > indent && col + 1 + word.size() > width) {
+      out += "\n" + std::string(indent, ' ');
+      col = indent;
+    } else if (col > first_used || (col > indent && !out.empty())) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    if (sp == std::string_view::npos) break;
+    i = sp + 1;
+  }
+  return out;
+}
+
+std::string mark_for(const std::string& status, const Painter& paint) {
+  if (status == "error") return paint(kRed, "✗");
+  if (status == "warning") return paint(kYellow, "!");
+  if (status == "ok") return paint(kGreen, "✓");
+  return paint(kDim, "?");
+}
+
+std::string render_text(const Json& report, const RenderOptions& options) {
+  Painter paint{options.color};
+  const auto width = static_cast<std::size_t>(options.width);
+  std::string out;
+  out += paint(kBold, fmt::format("cudiag {} — NVIDIA GPU stack", report["tool"].value("version", "?")));
+  out += fmt::format("  ({})\n", report.value("collected_at", ""));
+  if (report.contains("root")) out += fmt::format("machine read from {}\n", report["root"].get<std::string>());
+  out += "\n";
+  const Json& status = report.contains("layer_status") ? report["layer_status"] : Json::object();
+  for (const auto& layer : layer_summaries(report)) {
+    std::string st = status.contains(layer.name) ? status[layer.name].get<std::string>() : "unknown";
+    if (layer.lines.empty()) st = "unknown";
+    out += fmt::format("{} {:<14}", mark_for(st, paint), layer.name);
+    bool first = true;
+    for (const auto& line : layer.lines) {
+      if (!first) out += std::string(16, ' ');
+      out += wrap(line, 18, 16, width) + "\n";
+      first = false;
+    }
+    if (first) out += "not collected\n";
+  }
+  const Json& findings = report.contains("findings") ? report["findings"] : Json::array();
+  out += "\n";
+  if (findings.empty()) {
+    out += paint(kGreen, "No problems found.") + "\n";
+    return out;
+  }
+  if (report.contains("first_failing_layer") && report["first_failing_layer"].is_string()) {
+    out += paint(kBold, fmt::format("First failing layer: {}", report["first_failing_layer"].get<std::string>())) + "\n\n";
+  }
+  for (const auto& f : findings) {
+    std::string sev = f.value("severity", "info");
+    std::string mark = sev == "error" ? paint(kRed, "✗") : sev == "warning" ? paint(kYellow, "!") : paint(kDim, "i");
+    std::string head = fmt::format("{} {} ", mark, f.value("id", ""));
+    if (f.contains("consequence_of")) head += paint(kDim, fmt::format("(follows from {}) ", f["consequence_of"].get<std::string>()));
+    out += head;
+    out += "\n    " + wrap(f.value("message", ""), 4, 4, width) + "\n";
+    if (f.contains("evidence")) {
+      for (const auto& e : f["evidence"]) {
+        std::string v = e["value"].is_string() ? e["value"].get<std::string>() : e["value"].dump();
+        out += "    " + paint(kDim, wrap(fmt::format("· {} = {}  [{}]", e.value("fact", ""), v, e.value("source", "")), 6, 4, width)) + "\n";
+      }
+    }
+    if (!f.value("remediation", "").empty()) out += "    fix: " + wrap(f["remediation"].get<std::string>(), 9, 9, width) + "\n";
+    if (f.contains("docs")) {
+      for (const auto& d : f["docs"]) {
+        out += "    " + paint(kDim, wrap(fmt::format("see {} {}", d.value("url", ""), d.value("section", "")), 8, 4, width)) + "\n";
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+const RegisterRenderer kText{"text", render_text};
+
+}  // namespace
+}  // namespace cudiag

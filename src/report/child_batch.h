@@ -1,0 +1,34 @@
+#pragma once
+// Child probes requested by the layers, run together as one ChildGroup.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/subprocess.h"
+
+namespace cudiag {
+
+class ChildBatch {
+ public:
+  explicit ChildBatch(std::string self_exe) : self_exe_(std::move(self_exe)) {}
+  // Returns a ticket for result().
+  std::size_t add(const std::string& kind, std::vector<std::string> args);
+  void start(std::chrono::milliseconds timeout);
+  void wait();
+  // The child's JSON answer, or {"child_error": "...", ...} saying why there is none.
+  const Json& result(std::size_t ticket) const { return results_.at(ticket); }
+  std::size_t size() const { return specs_.size(); }
+  Json timings() const;
+
+ private:
+  std::string self_exe_;
+  std::vector<ChildSpec> specs_;
+  std::vector<std::string> labels_;
+  std::vector<Json> results_;
+  std::vector<double> elapsed_;
+  ChildGroup group_;
+  std::chrono::milliseconds timeout_{0};
+};
+
+}  // namespace cudiag

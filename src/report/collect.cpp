@@ -1,0 +1,111 @@
+#include "report/collect.h"
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "core/build_info.h"
+#include "core/fsroot.h"
+#include "core/subprocess.h"
+#include "probes/host_probe.h"
+#include "probes/kernel_driver_probe.h"
+#include "probes/layer_probe.h"
+
+namespace cudiag {
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Json new_report() {
+  Json report = Json::object();
+  report["schema"] = kReportSchema;
+  Json tool = Json::object();
+  tool["name"] = "cudiag";
+  tool["version"] = build_info::kVersion;
+  tool["git_commit"] = build_info::kGitCommit;
+  report["tool"] = tool;
+  report["collected_at"] = utc_now();
+  return report;
+}
+
+Json collect_report(const CollectOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  FsRoot root(options.root);
+  auto env = Environment::read(root);
+  LibrarySearch search(root, env);
+  ProbeContext ctx{root, env, search, options.child_timeout, self_executable()};
+  Json timings = Json::object();
+  timings["search_ms"] = ms_since(start);
+
+  // Children first, so they run while this process reads files.
+  std::vector<std::unique_ptr<LayerProbe>> layers;
+  layers.push_back(make_nvml_probe(options));
+  layers.push_back(make_driver_api_probe(options));
+  layers.push_back(make_cuda_runtime_probe(options));
+  layers.push_back(make_libraries_probe(options));
+  ChildBatch batch(ctx.self_exe);
+  for (auto& l : layers) l->plan(ctx, batch);
+  batch.start(options.child_timeout);
+
+  Json report = new_report();
+  if (!root.is_real_root()) report["root"] = root.root();
+  auto t = std::chrono::steady_clock::now();
+  report["host"] = probe_host(ctx);
+  timings["host_ms"] = ms_since(t);
+  t = std::chrono::steady_clock::now();
+  report["kernel_driver"] = probe_kernel_driver(ctx);
+  timings["kernel_driver_ms"] = ms_since(t);
+
+  t = std::chrono::steady_clock::now();
+  batch.wait();
+  timings["children_wait_ms"] = ms_since(t);
+  for (auto& l : layers) {
+    t = std::chrono::steady_clock::now();
+    report[l->layer()] = l->finish(ctx, batch, report);
+    timings[fmt::format("{}_finish_ms", l->layer())] = ms_since(t);
+  }
+  Json search_info = Json::object();
+  search_info["ld_so_cache"] = Json::object();
+  search_info["ld_so_cache"]["entries"] = search.ld_cache().entries.size();
+  search_info["ld_so_cache"]["format"] = search.ld_cache().format;
+  if (!search.ld_cache_error().empty()) search_info["ld_so_cache"]["error"] = search.ld_cache_error();
+  Json dirs = Json::array();
+  for (const auto& d : search.dirs()) {
+    Json j = Json::object();
+    j["path"] = d.path;
+    j["via"] = d.via;
+    dirs.push_back(j);
+  }
+  search_info["dirs"] = dirs;
+  Json sp = Json::array();
+  for (const auto& s : search.site_packages()) {
+    Json j = Json::object();
+    j["path"] = s.path;
+    j["via"] = s.via;
+    sp.push_back(j);
+  }
+  search_info["site_packages"] = sp;
+  report["search"] = search_info;
+  report["findings"] = Json::array();
+  timings["children"] = batch.timings();
+  timings["total_ms"] = ms_since(start);
+  report["timings"] = timings;
+  return report;
+}
+
+}  // namespace cudiag

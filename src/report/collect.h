@@ -1,0 +1,32 @@
+#pragma once
+// Collection: runs every probe and assembles the report (schema
+// "cudiag.report/1", see schema/report.schema.json). File-reading probes run
+// in this process while the child probes, one per NVIDIA library instance,
+// run in parallel beside them.
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/json.h"
+
+namespace cudiag {
+
+inline constexpr const char* kReportSchema = "cudiag.report/1";
+
+// Maps an API's numeric result to its name ("driver", 100 -> "CUDA_ERROR_NO_DEVICE").
+using ErrorNamer = std::function<std::string(std::string_view api, long code)>;
+
+struct CollectOptions {
+  std::string root = "/";
+  std::chrono::milliseconds child_timeout{10000};
+  bool library_calls = true;  // false: versions from file names only, no child per library
+  ErrorNamer error_name;
+};
+
+Json collect_report(const CollectOptions& options);
+
+// The report skeleton every producer shares: schema, tool, collected_at.
+Json new_report();
+
+}  // namespace cudiag

@@ -1,0 +1,91 @@
+#include "rules/finding.h"
+
+#include "core/fact.h"
+
+namespace cudiag {
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "info";
+  }
+  return "info";
+}
+
+const std::vector<std::string>& layer_order() {
+  static const std::vector<std::string> order = {"host",         "kernel_driver", "nvml",       "driver_api",
+                                                 "cuda_runtime", "libraries",     "frameworks", "binaries",
+                                                 "kernel_test"};
+  return order;
+}
+
+Json finding_to_json(const Finding& f) {
+  Json j = Json::object();
+  j["id"] = f.id;
+  j["layer"] = f.layer;
+  j["severity"] = severity_name(f.severity);
+  j["message"] = f.message;
+  Json ev = Json::array();
+  for (const auto& e : f.evidence) {
+    Json x = Json::object();
+    x["fact"] = e.fact;
+    x["value"] = e.value;
+    x["source"] = e.source;
+    ev.push_back(x);
+  }
+  j["evidence"] = ev;
+  j["remediation"] = f.remediation;
+  Json docs = Json::array();
+  for (const auto& d : f.docs) {
+    Json x = Json::object();
+    x["url"] = d.url;
+    x["section"] = d.section;
+    docs.push_back(x);
+  }
+  j["docs"] = docs;
+  if (!f.consequence_of.empty()) j["consequence_of"] = f.consequence_of;
+  return j;
+}
+
+const Json& fact_at(const Json& report, const std::string& path) {
+  static const Json null_json = nullptr;
+  const Json* node = &report;
+  std::size_t i = 0;
+  while (i <= path.size()) {
+    auto dot = path.find('.', i);
+    auto part = path.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
+    // "runtimes[2]" indexes an array.
+    auto bracket = part.find('[');
+    std::string key = part.substr(0, bracket);
+    if (!node->is_object() || !node->contains(key)) return null_json;
+    node = &(*node)[key];
+    if (bracket != std::string::npos) {
+      auto idx = std::stoul(part.substr(bracket + 1));
+      if (!node->is_array() || idx >= node->size()) return null_json;
+      node = &(*node)[idx];
+    }
+    if (dot == std::string::npos) break;
+    i = dot + 1;
+  }
+  return *node;
+}
+
+Evidence evidence_from(const Json& report, const std::string& path) {
+  const Json& f = fact_at(report, path);
+  Evidence e;
+  e.fact = path;
+  if (f.is_object() && f.contains("value")) {
+    e.value = f["value"];
+    e.source = f.value("source", "");
+    if (f.contains("code")) e.value = Json::object({{"name", f["value"]}, {"code", f["code"]}});
+  } else {
+    e.value = f;
+  }
+  return e;
+}
+
+}  // namespace cudiag

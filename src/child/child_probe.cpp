@@ -30,7 +30,7 @@ int run_child_probe(int argc, char** argv) {
   std::vector<std::string> args(argv + 3, argv + argc);
   try {
     Json out = it->second(args);
-    auto text = out.dump();
+    auto text = json_text(out, -1);
     text.push_back('\n');
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

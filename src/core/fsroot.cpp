@@ -75,9 +75,18 @@ std::string FsRoot::host_path(std::string_view machine_path) const {
   return norm == "/" ? root_ : root_ + norm;
 }
 
+std::string FsRoot::host_path_followed(std::string_view machine_path) const {
+  if (is_real_root()) return host_path(machine_path);
+  // The host kernel would follow an absolute symlink out of the tree; resolve
+  // it inside the root first. An unresolvable path keeps its own name, so the
+  // open() that follows reports the error.
+  auto resolved = resolve(machine_path);
+  return host_path(resolved ? *resolved.path : machine_path);
+}
+
 ReadResult FsRoot::read_file(std::string_view path, std::size_t max_bytes) const {
   ReadResult result;
-  auto host = host_path(path);
+  auto host = host_path_followed(path);
   // O_NONBLOCK so a FIFO planted where a file is expected cannot block us.
   int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
@@ -121,7 +130,7 @@ ReadResult FsRoot::read_file(std::string_view path, std::size_t max_bytes) const
 
 std::vector<std::string> FsRoot::list_dir(std::string_view path) const {
   std::vector<std::string> names;
-  DIR* dir = ::opendir(host_path(path).c_str());
+  DIR* dir = ::opendir(host_path_followed(path).c_str());
   if (dir == nullptr) return names;
   while (auto* entry = ::readdir(dir)) {
     std::string_view name = entry->d_name;
@@ -214,12 +223,12 @@ ResolveResult FsRoot::resolve(std::string_view path) const {
 }
 
 bool FsRoot::can_read_write(std::string_view path) const {
-  return ::access(host_path(path).c_str(), R_OK | W_OK) == 0;
+  return ::access(host_path_followed(path).c_str(), R_OK | W_OK) == 0;
 }
 
 std::optional<std::size_t> FsRoot::file_size(std::string_view path) const {
   struct stat st {};
-  if (::stat(host_path(path).c_str(), &st) != 0) return std::nullopt;
+  if (::stat(host_path_followed(path).c_str(), &st) != 0) return std::nullopt;
   return static_cast<std::size_t>(st.st_size);
 }
 

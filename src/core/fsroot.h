@@ -37,6 +37,10 @@ class FsRoot {
   const std::string& root() const { return root_; }
   bool is_real_root() const { return root_ == "/"; }
   std::string host_path(std::string_view machine_path) const;
+  // host_path() of the path with its symlinks followed inside the root: what
+  // to hand to open(), dlopen() or mmap(), which would otherwise follow an
+  // absolute symlink out of a fixture tree.
+  std::string host_path_followed(std::string_view machine_path) const;
 
   ReadResult read_file(std::string_view path, std::size_t max_bytes = kSmallFileLimit) const;
   // Names in a directory (no "." or ".."), sorted; empty when it cannot be read.

@@ -18,13 +18,15 @@ class CudaRuntimeProbe : public LayerProbe {
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
     instances_ = ctx.search.find_all("libcudart.so");
-    picked_ = ctx.search.loader_pick("libcudart.so." + std::string("13")).value_or("");
     auto driver = ctx.search.loader_pick("libcuda.so.1");
     std::string driver_host = driver ? ctx.root.host_path(ctx.root.resolve(*driver).path.value_or(*driver)) : "";
     for (const auto& inst : instances_) {
       tickets_.push_back(inst.error.empty() ? batch.add("cudart", {ctx.root.host_path(inst.real_path), driver_host}) : kNone);
     }
   }
+
+  // nvcc is scanned for its version banner (30 MB): do it while children run.
+  void read_files(const ProbeContext& ctx) override { toolkits_ = probe_toolkits(ctx); }
 
   Json finish(const ProbeContext& ctx, const ChildBatch& batch, const Json&) override {
     Json layer = Json::object();
@@ -59,9 +61,8 @@ class CudaRuntimeProbe : public LayerProbe {
     }
     layer["runtimes"] = runtimes;
     layer["distinct_versions"] = Json(std::vector<std::string>(versions.begin(), versions.end()));
-    Json tk = probe_toolkits(ctx);
-    layer["toolkits"] = tk["toolkits"];
-    layer["nvcc_on_path"] = tk["nvcc_on_path"];
+    layer["toolkits"] = toolkits_["toolkits"];
+    layer["nvcc_on_path"] = toolkits_["nvcc_on_path"];
     layer["conflicts"] = conflicts(ctx, layer);
     return layer;
   }
@@ -107,7 +108,7 @@ class CudaRuntimeProbe : public LayerProbe {
   const CollectOptions& options_;
   std::vector<LibraryInstance> instances_;
   std::vector<std::size_t> tickets_;
-  std::string picked_;
+  Json toolkits_;
 };
 
 }  // namespace

@@ -48,18 +48,18 @@ class DriverApiProbe : public LayerProbe {
       return layer;
     }
     const auto& src_path = picked_inst->real_path;
-    layer["library_version"] = picked_inst->file_version.empty()
-                                   ? unknown_fact(file_source(src_path), "no version in the file name")
-                                   : fact(picked_inst->file_version, file_source(src_path));
+    const std::string release = driver_release_in_file_name(*picked_inst);
+    layer["library_version"] = release.empty() ? unknown_fact(file_source(src_path), "no driver release in the file name")
+                                               : fact(release, file_source(src_path));
     layer["forward_compat_package"] = fact(is_compat_path(src_path), file_source(src_path));
     Json summary = summarize(*picked_answer, src_path);
     for (auto& [k, v] : summary.items()) layer[k] = v;
     // The user-space driver and the kernel module must be the same release.
     const Json& kmod = fact_value(report["kernel_driver"]["version"]);
-    if (kmod.is_string() && !picked_inst->file_version.empty()) {
-      Json m = fact(kmod.get<std::string>() != picked_inst->file_version, "compare:kernel_driver.version,driver_api.library_version");
+    if (kmod.is_string() && !release.empty()) {
+      Json m = fact(kmod.get<std::string>() != release, "compare:kernel_driver.version,driver_api.library_version");
       m["kernel_module"] = kmod;
-      m["user_space"] = picked_inst->file_version;
+      m["user_space"] = release;
       layer["kernel_module_mismatch"] = m;
     }
     return layer;

@@ -1,4 +1,5 @@
 #include "core/fact.h"
+#include "core/version.h"
 #include "probes/layer_probe.h"
 #include "probes/library_search.h"
 
@@ -32,6 +33,13 @@ std::string child_failure(const Json& answer) {
   if (answer.contains("child_error")) return answer["child_error"].get<std::string>();
   if (answer.contains("load_error")) return "could not be loaded: " + answer["load_error"].get<std::string>();
   return "";
+}
+
+std::string driver_release_in_file_name(const LibraryInstance& inst) {
+  // NVIDIA's driver releases are numbered from R100 up; a smaller first
+  // component is the soname's suffix, not a release.
+  auto v = Version::parse(inst.file_version);
+  return v && v->major() >= 100 ? inst.file_version : std::string();
 }
 
 }  // namespace cudiag

@@ -19,6 +19,8 @@ class LayerProbe {
   virtual ~LayerProbe() = default;
   virtual const char* layer() const = 0;
   virtual void plan(const ProbeContext& ctx, ChildBatch& batch) = 0;
+  // File reading this layer needs; runs while the children run.
+  virtual void read_files(const ProbeContext&) {}
   virtual Json finish(const ProbeContext& ctx, const ChildBatch& batch, const Json& report) = 0;
 };
 
@@ -32,6 +34,9 @@ struct LibraryInstance;
 Json instance_json(const LibraryInstance& inst, const std::string& picked_path);
 // A call's result as a fact: {"value": "CUDA_ERROR_NO_DEVICE", "code": 100, "source": ...}.
 Json result_fact(const Json& call, const std::string& source, std::string_view api, const ErrorNamer& namer);
+// The driver release in a libcuda/libnvidia-ml file name ("535.261.03"), or ""
+// when the name carries only a soname suffix (libcuda.so.1, WSL's libcuda.so.1.1).
+std::string driver_release_in_file_name(const LibraryInstance& inst);
 // Why a child gave no answer, or "" when it did.
 std::string child_failure(const Json& answer);
 

@@ -19,7 +19,7 @@ class NvmlProbe : public LayerProbe {
     for (std::size_t i = 0; i < instances_.size(); ++i) {
       if (instances_[i].real_path == picked_ && instances_[i].error.empty()) {
         picked_index_ = i;
-        ticket_ = batch.add("nvml", {ctx.root.host_path(picked_)});
+        ticket_ = batch.add("nvml", {ctx.root.host_path_followed(picked_)});
       }
     }
   }
@@ -37,8 +37,9 @@ class NvmlProbe : public LayerProbe {
     const auto& inst = instances_[picked_index_];
     const auto& path = inst.real_path;
     layer["picked"] = fact(path, loader_src);
-    layer["library_version"] = inst.file_version.empty() ? unknown_fact(file_source(path), "no version in the file name")
-                                                         : fact(inst.file_version, file_source(path));
+    const std::string release = driver_release_in_file_name(inst);
+    layer["library_version"] = release.empty() ? unknown_fact(file_source(path), "no driver release in the file name")
+                                               : fact(release, file_source(path));
     const Json& answer = batch.result(ticket_);
     auto failure = child_failure(answer);
     if (!failure.empty()) {

@@ -1,13 +1,8 @@
 #include "probes/toolkit_probe.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstring>
-
 #include "core/fact.h"
+#include "inspect/elf.h"
+#include "inspect/mapped_file.h"
 #include "core/version.h"
 #include "probes/text_util.h"
 
@@ -15,27 +10,30 @@ namespace cudiag {
 
 namespace {
 
-constexpr std::size_t kMaxNvccBytes = 512u << 20;
-
-// nvcc is 30 MB: map it rather than read it, and look for its banner.
+// nvcc is 30 MB: map it, and look for its banner in .rodata only (2.5 MB)
+// when the section table says where that is.
 Json nvcc_version_fact(const FsRoot& root, const std::string& path) {
-  auto host = root.host_path(path);
-  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return unknown_fact(file_source(path), std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-      static_cast<std::size_t>(st.st_size) > kMaxNvccBytes) {
-    ::close(fd);
-    return unknown_fact(file_source(path), "not a regular file of plausible size");
+  try {
+    inspect::MappedFile file(root.host_path_followed(path));
+    auto bytes = file.view();
+    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (inspect::looks_like_elf(bytes)) {
+      try {
+        auto elf = inspect::parse_elf(bytes);
+        if (const auto* ro = elf.find_section(".rodata"); ro && ro->offset + ro->size <= bytes.size()) {
+          auto v = find_nvcc_version(text.substr(ro->offset, ro->size));
+          if (!v.empty()) return fact(v, file_source(path));
+        }
+      } catch (const inspect::FormatError&) {
+        // A damaged section table: fall back to the whole file.
+      }
+    }
+    auto v = find_nvcc_version(text);
+    if (v.empty()) return unknown_fact(file_source(path), "no \"Cuda compilation tools\" banner in the binary");
+    return fact(v, file_source(path));
+  } catch (const std::exception& e) {
+    return unknown_fact(file_source(path), e.what());
   }
-  auto size = static_cast<std::size_t>(st.st_size);
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return unknown_fact(file_source(path), std::strerror(errno));
-  auto v = find_nvcc_version(std::string_view(static_cast<const char*>(map), size));
-  ::munmap(map, size);
-  if (v.empty()) return unknown_fact(file_source(path), "no \"Cuda compilation tools\" banner in the binary");
-  return fact(v, file_source(path));
 }
 
 Json toolkit_version(const FsRoot& root, const std::string& dir) {

@@ -2,6 +2,6 @@
 
 namespace cudiag {
 namespace {
-const RegisterRenderer kJson{"json", [](const Json& report, const RenderOptions&) { return report.dump(2) + "\n"; }};
+const RegisterRenderer kJson{"json", [](const Json& report, const RenderOptions&) { return json_text(report) + "\n"; }};
 }  // namespace
 }  // namespace cudiag

@@ -14,7 +14,7 @@ std::string val(const Json& report, const std::string& path, const std::string& 
   const Json& f = fact_at(report, path);
   const Json& v = fact_value(f);
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_number() || v.is_boolean()) return v.dump();
+  if (v.is_number() || v.is_boolean()) return json_text(v, -1);
   return fallback;
 }
 

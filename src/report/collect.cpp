@@ -8,6 +8,8 @@
 #include "core/build_info.h"
 #include "core/fsroot.h"
 #include "core/subprocess.h"
+#include "probes/container_probe.h"
+#include "probes/frameworks_probe.h"
 #include "probes/host_probe.h"
 #include "probes/kernel_driver_probe.h"
 #include "probes/layer_probe.h"
@@ -70,6 +72,15 @@ Json collect_report(const CollectOptions& options) {
   t = std::chrono::steady_clock::now();
   report["kernel_driver"] = probe_kernel_driver(ctx);
   timings["kernel_driver_ms"] = ms_since(t);
+  t = std::chrono::steady_clock::now();
+  for (auto& l : layers) l->read_files(ctx);
+  timings["layer_files_ms"] = ms_since(t);
+  // File-only, so it runs while the children do.
+  if (options.frameworks) {
+    t = std::chrono::steady_clock::now();
+    report["frameworks"] = probe_frameworks(ctx, options.pythons);
+    timings["frameworks_ms"] = ms_since(t);
+  }
 
   t = std::chrono::steady_clock::now();
   batch.wait();
@@ -79,6 +90,7 @@ Json collect_report(const CollectOptions& options) {
     report[l->layer()] = l->finish(ctx, batch, report);
     timings[fmt::format("{}_finish_ms", l->layer())] = ms_since(t);
   }
+  report["container"] = probe_container_image(ctx, options.image_digest);
   Json search_info = Json::object();
   search_info["ld_so_cache"] = Json::object();
   search_info["ld_so_cache"]["entries"] = search.ld_cache().entries.size();

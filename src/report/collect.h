@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json.h"
 
@@ -22,6 +23,9 @@ struct CollectOptions {
   std::chrono::milliseconds child_timeout{10000};
   bool library_calls = true;  // false: versions from file names only, no child per library
   ErrorNamer error_name;
+  std::string image_digest;  // --image-digest: the container image's digest, which only the caller knows
+  std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
+  bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer
 };
 
 Json collect_report(const CollectOptions& options);

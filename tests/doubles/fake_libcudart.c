@@ -19,11 +19,15 @@ enum {
   cudaErrorNoDevice = 100,
 };
 
-static void load(void) { scenario_load((const void*)&load); }
+static void load(void) { scenario_load(); }
 
 static int runtime_version(void) { return (int)scenario_int("runtime_version", 12040); }
 
-static void* driver_symbol(const char* name) { return dlsym(RTLD_DEFAULT, name); }
+/* dlsym's object pointer as a function pointer, without a cast ISO C forbids. */
+static void driver_symbol(const char* name, void* fn_out) {
+  void* sym = dlsym(RTLD_DEFAULT, name);
+  memcpy(fn_out, &sym, sizeof sym);
+}
 
 cudaError_t cudaRuntimeGetVersion(int* version) {
   load();
@@ -37,7 +41,8 @@ cudaError_t cudaDriverGetVersion(int* version) {
   load();
   if (version == NULL) return cudaErrorInvalidValue;
   *version = 0;
-  int_out_fn get = (int_out_fn)driver_symbol("cuDriverGetVersion");
+  int_out_fn get = NULL;
+  driver_symbol("cuDriverGetVersion", &get);
   if (get != NULL && get(version) != 0) *version = 0;
   return cudaSuccess;
 }
@@ -48,9 +53,11 @@ cudaError_t cudaGetDeviceCount(int* count) {
   *count = 0;
   long long forced = scenario_int("cudaGetDeviceCount.result", -1);
   if (forced >= 0) return (cudaError_t)forced;
-  int_out_fn get_version = (int_out_fn)driver_symbol("cuDriverGetVersion");
-  init_fn init = (init_fn)driver_symbol("cuInit");
-  int_out_fn get_count = (int_out_fn)driver_symbol("cuDeviceGetCount");
+  int_out_fn get_version = NULL, get_count = NULL;
+  init_fn init = NULL;
+  driver_symbol("cuDriverGetVersion", &get_version);
+  driver_symbol("cuInit", &init);
+  driver_symbol("cuDeviceGetCount", &get_count);
   int driver = 0;
   if (get_version == NULL || init == NULL || get_count == NULL || get_version(&driver) != 0) {
     return cudaErrorInsufficientDriver;

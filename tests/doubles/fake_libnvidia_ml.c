@@ -39,7 +39,7 @@ enum {
 static struct nvmlDevice_st devices[MAX_DEVICES];
 static int init_count = 0;
 
-static void load(void) { scenario_load((const void*)&load); }
+static void load(void) { scenario_load(); }
 
 static unsigned device_count(void) {
   long long n = scenario_int("device_count", 0);

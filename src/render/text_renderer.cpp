@@ -94,7 +94,7 @@ std::string render_text(const Json& report, const RenderOptions& options) {
     out += "\n    " + wrap(f.value("message", ""), 4, 4, width) + "\n";
     if (f.contains("evidence")) {
       for (const auto& e : f["evidence"]) {
-        std::string v = e["value"].is_string() ? e["value"].get<std::string>() : e["value"].dump();
+        std::string v = e["value"].is_string() ? e["value"].get<std::string>() : json_text(e["value"], -1);
         out += "    " + paint(kDim, wrap(fmt::format("· {} = {}  [{}]", e.value("fact", ""), v, e.value("source", "")), 6, 4, width)) + "\n";
       }
     }

@@ -41,8 +41,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# cuobjdump 13.x, which the inspector's equality test compares against.
-if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c 'import nvidia.cuda_cuobjdump' >/dev/null 2>&1; then
-  python3 -m pip install -q --disable-pip-version-check nvidia-cuda-cuobjdump || \
+# cuobjdump 13.x, which the inspector's equality test compares against. The
+# wheel has no Python module, only site-packages/nvidia/cu13/bin/cuobjdump, so
+# that file is what is checked. Debian 12's python3 is "externally managed"
+# (PEP 668): pip refuses without PIP_BREAK_SYSTEM_PACKAGES, and installs the
+# wheel into /usr/local/lib/python3.11/dist-packages, where tests/inspect's
+# CMake looks for it.
+has_wheel_cuobjdump='import importlib.util as u, os, sys
+s = u.find_spec("nvidia")
+sys.exit(0 if s and any(os.path.isfile(os.path.join(p, "cu13", "bin", "cuobjdump")) for p in s.submodule_search_locations) else 1)'
+if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c "$has_wheel_cuobjdump" >/dev/null 2>&1; then
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check nvidia-cuda-cuobjdump || \
     echo "install-deps.sh: nvidia-cuda-cuobjdump not installed; the cuobjdump comparison test will skip" >&2
 fi

@@ -1,0 +1,104 @@
+// `cudiag test`: runs a real kernel on every GPU, layer by layer (driver API
+// with the JIT and SASS paths, NVRTC, each Python framework), and says which
+// step failed first. Exit 0 when everything that ran passed on at least one
+// device, 1 otherwise -- never a pass with zero devices.
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/atomic_file.h"
+#include "core/errors.h"
+#include "core/fsroot.h"
+#include "kb/knowledge_base.h"
+#include "kernel_test/kernel_test.h"
+#include "probes/environment.h"
+#include "render/render.h"
+#include "report/collect.h"
+
+namespace cudiag {
+namespace {
+
+struct TestArgs {
+  std::string format = "text";
+  std::string output;
+  std::string libcuda;
+  std::vector<std::string> nvrtc;
+  std::vector<std::string> pythons;
+  bool no_nvrtc = false;
+  bool no_frameworks = false;
+  double framework_timeout_s = 120;
+  std::uint64_t seed = 0;
+};
+
+kernel_test::ErrorLookup kb_errors(const GlobalOptions& global) {
+  const auto& kb = kb::active_kb(global);
+  return [&kb](std::string_view api, long code) -> std::optional<kernel_test::ErrorText> {
+    const auto* e = kb.error(api, code);
+    if (e == nullptr) return std::nullopt;
+    return kernel_test::ErrorText{e->name, e->meaning};
+  };
+}
+
+CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
+  auto args = std::make_shared<TestArgs>();
+  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("-o,--output", args->output, "Write to FILE (atomically) instead of stdout");
+  app.add_option("--libcuda", args->libcuda, "Test this libcuda instead of the one the loader picks");
+  app.add_option("--nvrtc", args->nvrtc,
+                 "Compile with this libnvrtc instead of every one found (repeatable)");
+  app.add_option("--python", args->pythons,
+                 "Also test the frameworks of this Python interpreter (repeatable)");
+  app.add_flag("--no-nvrtc", args->no_nvrtc, "Skip the NVRTC compile-and-run test");
+  app.add_flag("--no-frameworks", args->no_frameworks, "Skip the Python framework tests");
+  app.add_option("--framework-timeout", args->framework_timeout_s,
+                 "Seconds each framework's test may take (imports can be slow)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seed", args->seed, "Seed of the random inputs (default: a fresh one)");
+  return [args, &global] {
+    FsRoot root(global.root);
+    if (!root.is_real_root()) {
+      throw InputError(
+          "--root: `cudiag test` runs kernels on this machine; it cannot test a machine read from a "
+          "directory");
+    }
+    auto env = Environment::read(root);
+    auto plan = kernel_test::plan_from_machine(root, env);
+    if (!args->libcuda.empty()) plan.libcuda = args->libcuda;
+    if (!args->nvrtc.empty()) plan.nvrtc = args->nvrtc;
+    plan.pythons.insert(plan.pythons.end(), args->pythons.begin(), args->pythons.end());
+    plan.nvrtc_enabled = !args->no_nvrtc;
+    plan.frameworks_enabled = !args->no_frameworks;
+
+    kernel_test::RunOptions options;
+    options.timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
+    options.framework_timeout =
+        std::chrono::milliseconds(static_cast<long>(args->framework_timeout_s * 1000));
+    options.seed = args->seed;
+    if (auto v = env.get("CUDA_VISIBLE_DEVICES")) {
+      options.cuda_visible_devices = *v;
+      options.cuda_visible_devices_set = true;
+    }
+    auto section = kernel_test::run_kernel_test(plan, options, kb_errors(global));
+
+    std::string text;
+    if (args->format == "json") {
+      Json out = new_report();
+      out["kernel_test"] = section;
+      text = json_text(out) + "\n";
+    } else {
+      text =
+          kernel_test::render_kernel_test_text(section, render_options(global, args->output.empty()).color);
+    }
+    if (args->output.empty()) {
+      std::cout << text;
+    } else {
+      write_file_atomically(args->output, text);
+    }
+    return kernel_test::kernel_test_exit_code(section);
+  };
+}
+
+const RegisterCommand kTest{
+    {"test", "Run a real kernel on every GPU, layer by layer, and check every element", 15, setup_test}};
+
+}  // namespace
+}  // namespace cudiag

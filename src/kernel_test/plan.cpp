@@ -1,0 +1,55 @@
+// What `cudiag test` will exercise: which libcuda, which libnvrtc copies,
+// which Python interpreters.
+#include <set>
+
+#include "core/fsroot.h"
+#include "kernel_test/kernel_test.h"
+#include "probes/environment.h"
+#include "probes/library_search.h"
+
+namespace cudiag::kernel_test {
+
+namespace {
+
+// python3 on PATH, as the shell would run it (the first match), by its PATH name.
+std::vector<std::string> pythons_on_path(const FsRoot& root, const Environment& env) {
+  for (const auto& dir : env.list("PATH")) {
+    auto candidate = dir + "/python3";
+    if (root.is_regular_file(candidate)) return {candidate};
+  }
+  return {};
+}
+
+}  // namespace
+
+Plan plan_from_machine(const FsRoot& root, const Environment& env) {
+  Plan plan;
+  LibrarySearch search(root, env);
+  if (auto pick = search.loader_pick("libcuda.so.1")) plan.libcuda = root.host_path(*pick);
+  std::set<std::string> seen;
+  for (const auto& inst : search.find_all("libnvrtc.so")) {
+    if (inst.is_stub || !inst.error.empty()) continue;
+    if (seen.insert(inst.real_path).second) plan.nvrtc.push_back(root.host_path(inst.real_path));
+  }
+  plan.pythons = pythons_on_path(root, env);
+  return plan;
+}
+
+Plan plan_from_report(const Json& report, const Environment& env) {
+  Plan plan;
+  auto at = [&report](const char* pointer) {
+    Json::json_pointer p(pointer);
+    return report.contains(p) ? report.at(p) : Json();
+  };
+  if (auto picked = at("/driver_api/picked/value"); picked.is_string())
+    plan.libcuda = picked.get<std::string>();
+  auto instances = at("/libraries/nvrtc/instances");
+  for (const auto& inst : instances.is_array() ? instances : Json::array()) {
+    auto path = inst.value("real_path", inst.value("path", ""));
+    if (!path.empty() && !inst.value("is_stub", false)) plan.nvrtc.push_back(path);
+  }
+  plan.pythons = pythons_on_path(FsRoot("/"), env);
+  return plan;
+}
+
+}  // namespace cudiag::kernel_test

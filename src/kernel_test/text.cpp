@@ -1,0 +1,114 @@
+// The text form of the kernel_test section. Formatting only.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kernel_test/kernel_test.h"
+
+namespace cudiag::kernel_test {
+
+namespace {
+
+struct Style {
+  bool color;
+  std::string paint(const std::string& text, const char* code) const {
+    return color ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+  }
+};
+
+std::string mark(const std::string& status, const Style& s) {
+  if (status == "ok" || status == "pass") return s.paint("✓", "32");
+  if (status == "skipped" || status == "not installed") return s.paint("–", "2");
+  return s.paint("✗", "31");
+}
+
+// Counts UTF-8 code points, for column alignment of lines holding "→".
+std::size_t width(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+void step_lines(std::string& out, const Json& steps, const Style& s) {
+  for (const auto& step : steps) {
+    auto message = step.value("message", step.value("name", ""));
+    auto status = step.value("status", "");
+    std::string time = step.contains("ms") ? fmt::format("{:9.1f} ms", step.value("ms", 0.0)) : "";
+    std::string pad = width(message) < 64 ? std::string(64 - width(message), ' ') : " ";
+    out += fmt::format("  {} {}{}{}\n", mark(status, s), message, time.empty() ? "" : pad, time);
+  }
+}
+
+}  // namespace
+
+std::string render_kernel_test_text(const Json& section, bool color) {
+  Style s{color};
+  std::string out = "cudiag test: a real kernel, launched and checked element by element\n";
+  const auto& k = section["kernels"];
+  auto archs = k["sass"].value("archs", std::vector<std::string>{});
+  std::string sass =
+      k["sass"].value("built", false)
+          ? fmt::format("SASS for {} (nvcc {})", fmt::join(archs, " "), k["sass"].value("nvcc", "?"))
+          : "SASS path: not built (no nvcc at build time)";
+  out += fmt::format("kernels: PTX ISA {} for {} (JIT path); {}\n", k["ptx"].value("isa", "?"),
+                     k["ptx"].value("target", "?"), sass);
+  if (section.contains("cuda_visible_devices")) {
+    out += fmt::format("CUDA_VISIBLE_DEVICES={}\n", section.value("cuda_visible_devices", ""));
+  }
+
+  const auto& d = section["driver"];
+  std::string lib = d["library"].is_string() ? d["library"].get<std::string>() : "(none)";
+  out += fmt::format(
+      "\ndriver API  {}{}\n", lib,
+      d.contains("cuda_driver_version") ? fmt::format(" (CUDA {})", d.value("cuda_driver_version", "")) : "");
+  step_lines(out, d["steps"], s);
+  for (const auto& dev : d["devices"]) {
+    out += fmt::format("device {}  {}{}{}\n", dev.value("ordinal", 0), dev.value("name", "?"),
+                       dev.contains("compute_capability")
+                           ? fmt::format(" (compute {})", dev.value("compute_capability", ""))
+                           : "",
+                       dev.contains("pci_bus_id") ? " " + dev.value("pci_bus_id", "") : "");
+    step_lines(out, dev["steps"], s);
+  }
+  for (const auto& n : section["nvrtc"]) {
+    out += fmt::format("\nNVRTC {}  {}{}\n", n.value("version", "?"), n.value("library", ""),
+                       n.contains("ptx_isa") ? fmt::format(" (PTX ISA {})", n.value("ptx_isa", "")) : "");
+    step_lines(out, n["steps"], s);
+  }
+  std::string python;
+  for (const auto& f : section["frameworks"]) {
+    if (f.value("python", "") != python) {
+      python = f.value("python", "");
+      out += fmt::format("\nPython {}\n", python);
+    }
+    auto status = f.value("status", "");
+    auto name = f.value("framework", "");
+    std::string line;
+    if (status == "not installed") {
+      line = fmt::format("{}: not installed", name);
+    } else if (status == "pass") {
+      line = fmt::format("{} {}: GPU matmul matches the CPU ({})", name, f.value("version", ""),
+                         f.value("device", "GPU"));
+    } else {
+      auto err = f.value("error", "failed");
+      line = fmt::format("{} {}→ {}", name, f.contains("version") ? f.value("version", "") + " " : "",
+                         err.substr(0, err.find('\n')));
+    }
+    std::string pad = width(line) < 64 ? std::string(64 - width(line), ' ') : " ";
+    out += fmt::format("  {} {}{}{:9.1f} ms\n", mark(status, s), line, pad, f.value("ms", 0.0));
+  }
+
+  out += "\n";
+  if (section.value("status", "") == "pass") {
+    out += s.paint("PASS", "32") +
+           fmt::format("  every test that ran passed ({:.0f} ms)\n", section.value("total_ms", 0.0));
+  } else {
+    const auto& f = section["first_failure"];
+    out +=
+        s.paint("FAIL", "31") + (f.is_object() ? fmt::format("  first failing step ({}): {}\n",
+                                                             f.value("section", ""), f.value("message", ""))
+                                               : "\n");
+  }
+  return out;
+}
+
+}  // namespace cudiag::kernel_test

@@ -1,14 +1,14 @@
 // `cudiag inspect PATH...`: which GPUs can run these binaries, read straight
 // from their fatbins without cuobjdump and without loading them.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <filesystem>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/errors.h"
@@ -49,7 +49,8 @@ std::vector<std::string> site_packages(const std::string& python, const GlobalOp
   auto timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
   auto outcome = run_children({spec}, timeout).at(0);
   if (outcome.status != ChildOutcome::Status::kExited || outcome.exit_code != 0)
-    throw InputError(fmt::format("{}: cannot ask for its site-packages: {}", python, describe_outcome(outcome, timeout)));
+    throw InputError(
+        fmt::format("{}: cannot ask for its site-packages: {}", python, describe_outcome(outcome, timeout)));
   std::vector<std::string> dirs;
   std::string_view out = outcome.out;
   while (!out.empty()) {
@@ -64,10 +65,14 @@ std::vector<std::string> site_packages(const std::string& python, const GlobalOp
 
 std::string verdict_text(const Verdict& v) {
   switch (v.kind) {
-    case VerdictKind::kNative: return fmt::format("runs natively ({})", v.image);
-    case VerdictKind::kJit: return fmt::format("runs through PTX JIT: {}", v.reason);
-    case VerdictKind::kCannotRun: return fmt::format("cannot run: {}", v.reason);
-    case VerdictKind::kNoDeviceCode: break;
+    case VerdictKind::kNative:
+      return fmt::format("runs natively ({})", v.image);
+    case VerdictKind::kJit:
+      return fmt::format("runs through PTX JIT: {}", v.reason);
+    case VerdictKind::kCannotRun:
+      return fmt::format("cannot run: {}", v.reason);
+    case VerdictKind::kNoDeviceCode:
+      break;
   }
   return "no CUDA device code";
 }
@@ -84,7 +89,8 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
     auto v = Version::parse(args.driver);
     if (!v) throw InputError(fmt::format("--driver {}: not a driver version (like 550.54.15)", args.driver));
     driver = driver_ptx_support(*v);
-    if (!driver) throw InputError(fmt::format("--driver {}: older than any driver cudiag knows (R384)", args.driver));
+    if (!driver)
+      throw InputError(fmt::format("--driver {}: older than any driver cudiag knows (R384)", args.driver));
   }
   std::optional<PtxIsa> max_isa;
   if (driver) max_isa = driver->max_isa;
@@ -122,7 +128,10 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       Json j = to_json(r);
       Json jv = Json::array();
       for (const auto& [g, v] : verdicts)
-        jv.push_back({{"gpu", sm_name(g)}, {"verdict", verdict_kind_name(v.kind)}, {"image", v.image}, {"reason", v.reason}});
+        jv.push_back({{"gpu", sm_name(g)},
+                      {"verdict", verdict_kind_name(v.kind)},
+                      {"image", v.image},
+                      {"reason", v.reason}});
       j["verdicts"] = std::move(jv);
       files.push_back(std::move(j));
       continue;
@@ -136,14 +145,17 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   if (args.format == "json") {
     Json doc;
     if (driver) {
-      doc["driver"] = {{"version", args.driver}, {"cuda", driver->cuda.text()}, {"max_ptx_isa", driver->max_isa.text()},
+      doc["driver"] = {{"version", args.driver},
+                       {"cuda", driver->cuda.text()},
+                       {"max_ptx_isa", driver->max_isa.text()},
                        {"newer_than_table", driver->newer_than_table}};
     }
     doc["files"] = std::move(files);
-    std::cout << doc.dump(2) << "\n";
+    std::cout << json_text(doc) << "\n";
   } else if (driver) {
-    std::cout << fmt::format("driver {}: CUDA {}, JIT accepts PTX ISA up to {}{}\n", args.driver, driver->cuda.text(),
-                             driver->max_isa.text(), driver->newer_than_table ? " (at least; newer than cudiag's table)" : "");
+    std::cout << fmt::format("driver {}: CUDA {}, JIT accepts PTX ISA up to {}{}\n", args.driver,
+                             driver->cuda.text(), driver->max_isa.text(),
+                             driver->newer_than_table ? " (at least; newer than cudiag's table)" : "");
   }
   if (any_error) return kExitBadInput;
   return any_cannot_run ? kExitErrorFinding : kExitOk;
@@ -153,17 +165,25 @@ const RegisterCommand kInspect{
     {"inspect", "List the CUDA device code in binaries and say which GPUs can run them", 30,
      [](CLI::App& sub, const GlobalOptions& global) -> CommandRun {
        auto args = std::make_shared<InspectArgs>();
-       sub.add_option("paths", args->paths,
-                      "Files (executables, .so, .o, .a, .cubin, .fatbin, .whl) or directories, searched recursively");
-       sub.add_option("--python", args->pythons, "Also inspect this Python interpreter's site-packages");
-       sub.add_option("--gpu", args->gpus, "Say whether a GPU of this architecture can run each file (sm_120, 9.0); repeatable");
+       sub.add_option(
+           "paths", args->paths,
+           "Files (executables, .so, .o, .a, .cubin, .fatbin, .whl) or directories, searched recursively");
+       // One value per --python/--gpu: `--gpu sm_120 FILE` must not take FILE as a second GPU.
+       sub.add_option("--python", args->pythons,
+                      "Also inspect this Python interpreter's site-packages; repeatable")
+           ->allow_extra_args(false);
+       sub.add_option("--gpu", args->gpus,
+                      "Say whether a GPU of this architecture can run each file (sm_120, 9.0); repeatable")
+           ->allow_extra_args(false);
        sub.add_option("--driver", args->driver, "Judge PTX JIT against this driver version (550.54.15)");
        sub.add_option("--format", args->format, "text (one line per file) or json (every entry)")
            ->check(CLI::IsMember({"text", "json"}));
-       sub.add_flag("--deep", args->deep,
-                    "Also decompress each entry's start to read the cubin ELF header and the PTX .version/.target");
+       sub.add_flag(
+           "--deep", args->deep,
+           "Also decompress each entry's start to read the cubin ELF header and the PTX .version/.target");
        sub.footer(
-           "Exit status: 0 fine; 1 a --gpu cannot run some inspected file; 2 bad input (missing file, not a binary,\n"
+           "Exit status: 0 fine; 1 a --gpu cannot run some inspected file; 2 bad input (missing file, not a "
+           "binary,\n"
            "truncated or corrupt fatbin). The files are only read, never executed or loaded.");
        return [args, &global] { return run_inspect(*args, global); };
      }}};

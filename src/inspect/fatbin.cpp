@@ -122,9 +122,9 @@ void walk_fatbin_region(ByteView region, const std::string& section, const std::
       throw FormatError(fmt::format("bad fatbin header size {}", header_size), region.base() + at + 6);
     ByteView blob_view = region.sub(at, header_size, "fatbin header");
     if (!region.contains(at + header_size, fat_size))
-      throw FormatError(fmt::format("fatbin at {} claims {} bytes of entries but only {} remain", hex(region.base() + at),
-                                    fat_size, region.size() - at - header_size),
-                        region.base() + at + 8);
+      throw FormatError(fmt::format("truncated fatbin (its header claims {} bytes of entries, {} remain)", fat_size,
+                                    region.size() - at - header_size),
+                        region.base() + at);
     blob_view = region.sub(at + header_size, fat_size, "fatbin entries");
 
     FatbinBlob blob;

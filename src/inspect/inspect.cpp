@@ -26,8 +26,9 @@ constexpr std::uint64_t kWrapperSize = 24;
 // How much PTX text to decompress to find `.version` and `.target`.
 constexpr std::size_t kPtxHeadBytes = 4096;
 constexpr std::size_t kElfHeadBytes = 64;
-// Page-release granularity for big sections (see MappedFile::release).
-constexpr std::uint64_t kReleaseChunk = 64ull << 20;
+// Page-release granularity for big sections (see MappedFile::release): the
+// file pages resident at once stay below this, whatever the file's size.
+constexpr std::uint64_t kReleaseChunk = 8ull << 20;
 
 struct Context {
   ByteView file;  // the whole file: entry offsets are relative to it

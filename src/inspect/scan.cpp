@@ -48,9 +48,10 @@ void inspect_one(const std::string& path, bool explicit_path, const InspectOptio
   if (is_wheel(path)) {
     auto members = inspect_wheel(path, options);
     if (members.empty() && explicit_path) {
+      // A readable wheel without binaries is listed as "no CUDA device code";
+      // an unreadable one already came back as one result carrying the error.
       InspectResult r;
       r.path = path;
-      // An unreadable wheel comes back as one result carrying the error.
       out.push_back(std::move(r));
       return;
     }
@@ -58,9 +59,11 @@ void inspect_one(const std::string& path, bool explicit_path, const InspectOptio
     return;
   }
   InspectResult r = inspect_file(path, options);
-  if (r.type == FileType::kNotBinary && r.ok()) {
+  if (r.type == FileType::kNotBinary) {
+    // Inside a directory, files that are not binaries (or cannot even be
+    // opened) are not what the user asked about.
     if (!explicit_path) return;
-    r.error = fmt::format("{}: not an ELF file, ar archive or fatbin", path);
+    if (r.ok()) r.error = fmt::format("{}: not an ELF file, ar archive or fatbin", path);
   }
   out.push_back(std::move(r));
 }

@@ -25,7 +25,7 @@ enum class VerdictKind {
 
 struct Verdict {
   VerdictKind kind = VerdictKind::kNoDeviceCode;
-  std::string reason;  // one line, e.g. "no SASS for sm_120 (has sm_80 sm_90) and no PTX for compute_120 or older"
+  std::string reason;  // one line, e.g. "no SASS for sm_120 (only sm_80 sm_90) and no PTX to JIT-compile (...)"
   std::string image;   // the image that would be used: "sm_86", "compute_90 (PTX ISA 9.0)"
 };
 

@@ -37,8 +37,9 @@ TEST(InspectCuobjdumpLib64Test, EveryLibraryListsExactlyWhatCuobjdumpLists) {
     if (r.type == inspect::FileType::kNotBinary) continue;
     ASSERT_TRUE(r.ok()) << r.error;
     auto run = inspect_test::run_cuobjdump_list(tool, path);
-    // cuobjdump prints archive members under the archive's real path.
-    std::string mine = inspect::cuobjdump_listing(r, path, fs::canonical(path).string());
+    // cuobjdump 13.5 names archive members under the archive's path as given
+    // (/usr/local/cuda/lib64/libcudadevrt.a, not the symlink's target).
+    std::string mine = inspect::cuobjdump_listing(r, path, path);
     EXPECT_EQ(mine, run.out) << path;
     // "does not contain device code" exits 255 with nothing listed.
     if (run.exit_code != 0) {

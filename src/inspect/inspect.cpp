@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/errors.h"
 #include "inspect/archive.h"
 #include "inspect/cubin.h"
@@ -50,7 +53,8 @@ void walk_region(Context& ctx, ByteView region, const std::string& section, cons
     ctx.mapping->release(region.base() + released, done - released);
     released = done;
   };
-  walk_fatbin_region(region, section, member, ctx.result.blobs, ctx.result.entries, ctx.result.warnings, release);
+  walk_fatbin_region(region, section, member, ctx.result.blobs, ctx.result.entries, ctx.result.warnings,
+                     release);
   release(region.size() + kReleaseChunk);
 }
 
@@ -69,13 +73,32 @@ bool plausible_blob(ByteView s, std::uint64_t at) {
 // segments) are found by scanning 8-aligned offsets for a plausible header.
 // A candidate that does not parse is dropped as a false match, not an error.
 void scan_embedded(Context& ctx, ByteView s, const std::string& section, const std::string& member) {
-  std::uint64_t at = (8 - s.base() % 8) % 8;
+  // Offsets in `s` whose file offset is a multiple of 8.
+  auto align_up = [&](std::uint64_t x) { return x + (8 - (s.base() + x) % 8) % 8; };
+  std::uint64_t at = align_up(0);
   std::uint64_t released = 0;
   while (at + 16 <= s.size()) {
     if (ctx.mapping && at - released >= kReleaseChunk) {
       ctx.mapping->release(s.base() + released, at - released);
       released = at;
     }
+    // memchr for the magic's first byte skips most of the data at memory
+    // speed; it searches one release window at a time so the pages behind it
+    // can go before the next window is touched.
+    std::uint64_t end = s.size() - 15;
+    std::uint64_t window_end = ctx.mapping ? std::min(end, released + kReleaseChunk) : end;
+    const void* hit =
+        std::memchr(s.data() + at, kFatbinMagic & 0xff, static_cast<std::size_t>(window_end - at));
+    if (!hit) {
+      at = align_up(window_end);
+      continue;
+    }
+    std::uint64_t found = static_cast<std::uint64_t>(static_cast<const unsigned char*>(hit) - s.data());
+    if (align_up(found) != found) {
+      at = align_up(found);
+      continue;
+    }
+    at = found;
     if (!plausible_blob(s, at)) {
       at += 8;
       continue;
@@ -86,7 +109,8 @@ void scan_embedded(Context& ctx, ByteView s, const std::string& section, const s
     try {
       walk_fatbin_region(s.sub(at, len, "fatbin"), section, member, ctx.result.blobs, ctx.result.entries,
                          ctx.result.warnings);
-      for (std::size_t i = blobs_before; i < ctx.result.blobs.size(); ++i) ctx.result.blobs[i].embedded = true;
+      for (std::size_t i = blobs_before; i < ctx.result.blobs.size(); ++i)
+        ctx.result.blobs[i].embedded = true;
       at += (len + 7) / 8 * 8;
     } catch (const FormatError&) {
       ctx.result.blobs.resize(blobs_before);
@@ -104,7 +128,8 @@ bool may_embed_fatbins(const ElfSection& s) {
   constexpr std::uint32_t kShtProgbits = 1;
   if (s.type != kShtProgbits || s.size < 16) return false;
   std::string_view n = s.name;
-  return n.starts_with(".rodata") || n.starts_with(".data") || n.starts_with(".ldata") || n.starts_with(".lrodata");
+  return n.starts_with(".rodata") || n.starts_with(".data") || n.starts_with(".ldata") ||
+         n.starts_with(".lrodata");
 }
 
 // Marks blobs that a version-2 wrapper points at as device-link output.
@@ -201,10 +226,12 @@ void read_payload_heads(Context& ctx) {
       std::string head = read_entry_head(ctx.file, e, kElfHeadBytes);
       e.cubin = parse_cubin_header(ByteView(head));
       if (!e.cubin) {
-        ctx.result.warnings.push_back(fmt::format("SASS entry at {} does not hold a CUDA ELF", hex(e.offset)));
+        ctx.result.warnings.push_back(
+            fmt::format("SASS entry at {} does not hold a CUDA ELF", hex(e.offset)));
       } else if (e.cubin->sm != 0 && e.cubin->sm != e.arch.number()) {
-        ctx.result.warnings.push_back(fmt::format("SASS entry at {} is labelled sm_{} but its cubin says sm_{}",
-                                                  hex(e.offset), e.arch.number(), e.cubin->sm));
+        ctx.result.warnings.push_back(
+            fmt::format("SASS entry at {} is labelled sm_{} but its cubin says sm_{}", hex(e.offset),
+                        e.arch.number(), e.cubin->sm));
       }
     } else if (e.kind == EntryKind::kPtx && ctx.options.read_payload_heads) {
       PtxHead head = parse_ptx_head(read_entry_head(ctx.file, e, kPtxHeadBytes));
@@ -267,17 +294,26 @@ InspectResult inspect_file(const std::string& path, const InspectOptions& option
 
 std::string file_type_name(const InspectResult& result) {
   switch (result.type) {
-    case FileType::kNotBinary: return "not a CUDA binary";
-    case FileType::kCubin: return "cubin";
-    case FileType::kFatbin: return "fatbin";
-    case FileType::kArchive: return "archive";
-    case FileType::kElf: break;
+    case FileType::kNotBinary:
+      return "not a CUDA binary";
+    case FileType::kCubin:
+      return "cubin";
+    case FileType::kFatbin:
+      return "fatbin";
+    case FileType::kArchive:
+      return "archive";
+    case FileType::kElf:
+      break;
   }
   switch (result.elf_type) {
-    case 1: return "relocatable object";
-    case 2: return "executable";
-    case 3: return "shared library";
-    default: return "ELF file";
+    case 1:
+      return "relocatable object";
+    case 2:
+      return "executable";
+    case 3:
+      return "shared library";
+    default:
+      return "ELF file";
   }
 }
 

@@ -40,6 +40,9 @@ const std::vector<TableDef>& table_defs() {
       {"gpus", build_gpus},
       {"library_sonames", build_library_sonames},
       {"version_encodings", build_version_encodings},
+      // No builder: src/explain/signatures.cpp parses it; listed so every
+      // knowledge base (--kb DIR too) has the messages `cudiag explain` knows.
+      {"error_signatures", nullptr},
   };
   return defs;
 }
@@ -166,7 +169,7 @@ KnowledgeBase KnowledgeBase::load_files(const std::vector<KbFile>& files, const 
   for (const auto& [name, doc] : d->raw) {
     TableContext t = read_header(d->files.at(name), doc);
     auto def = std::find_if(table_defs().begin(), table_defs().end(), [&](const TableDef& x) { return x.name == name; });
-    if (def != table_defs().end()) def->build(t, *d);
+    if (def != table_defs().end() && def->build) def->build(t, *d);
   }
   KnowledgeBase kb(std::move(d));
   check_across_tables(kb);

@@ -1,0 +1,135 @@
+// `cudiag explain "ERROR TEXT"` (or `-` / nothing: standard input, or
+// --file LOG): recognise the CUDA, NVML, container and framework error
+// messages in the text, say which layer each points at, what it means, the
+// likely causes and the checks that tell them apart, and - from this
+// machine's report (collected, or --report FILE) - what applies here.
+// Exit 0 when something was recognised, 1 when nothing was, 2 for bad input.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/report_pipeline.h"
+#include "core/errors.h"
+#include "explain/explain.h"
+#include "explain/render.h"
+#include "kb/knowledge_base.h"
+
+namespace cudiag {
+namespace {
+
+struct ExplainArgs {
+  std::vector<std::string> text;
+  std::string file;
+  std::string report;
+  bool no_collect = false;
+  std::string format = "text";
+  PipelineArgs pipeline;
+};
+
+std::string read_input_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a directory, not a log file", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
+  return text.str();
+}
+
+Json load_report(const std::string& path) {
+  Json report;
+  try {
+    report = Json::parse(read_input_file(path));
+  } catch (const Json::parse_error& e) {
+    throw InputError(fmt::format("{}: invalid JSON: {}", path, e.what()));
+  }
+  auto schema = report.is_object() ? report.find("schema") : report.end();
+  if (!report.is_object() || schema == report.end() || !schema->is_string() ||
+      schema->get<std::string>().rfind("cudiag.report/", 0) != 0)
+    throw InputError(
+        fmt::format("{}: not a cudiag report (no \"schema\": \"cudiag.report/1\"); write one with `cudiag "
+                    "report -o FILE`",
+                    path));
+  return report;
+}
+
+int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
+  if (!args.file.empty() && !args.text.empty())
+    throw InputError("explain: give the message or --file LOG, not both");
+  if (!args.report.empty() && args.no_collect)
+    throw InputError("explain: --report and --no-collect contradict each other");
+  // A bad --report is bad input whatever the text says, so it is read first.
+  std::optional<Json> saved;
+  if (!args.report.empty()) saved = load_report(args.report);
+
+  explain::ExplainResult result;
+  explain::ExplainOptions options;
+  std::string text;
+  if (!args.file.empty()) {
+    text = read_input_file(args.file);
+    result.input = args.file;
+  } else if (args.text.empty() || (args.text.size() == 1 && args.text.front() == "-")) {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    result.input = "standard input";
+  } else {
+    for (const auto& word : args.text) text += (text.empty() ? "" : " ") + word;
+    result.input = "the argument";
+    options.require_context = false;  // the user pasted this one message on purpose
+  }
+  result.input_lines =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() ? 0 : 1);
+
+  const auto& kb = kb::active_kb(global);
+  result.explanations = explain::explain_text(text, kb, options);
+
+  // Collecting costs child processes, so only when there is something to explain.
+  std::optional<Json> collected;
+  if (!result.explanations.empty() && !args.no_collect) {
+    if (saved) {
+      result.machine_source = "report " + args.report;
+    } else {
+      collected = run_pipeline(global, args.pipeline).report;
+      result.machine_source = "collected now";
+    }
+    const Json& report = saved ? *saved : *collected;
+    explain::add_machine_lines(result.explanations, report, kb);
+    result.report = &report;
+  }
+  std::cout << (args.format == "json" ? json_text(explain::render_json(result)) + "\n"
+                                      : explain::render_text(result));
+  return result.explanations.empty() ? kExitErrorFinding : kExitOk;
+}
+
+CommandRun setup_explain(CLI::App& app, const GlobalOptions& global) {
+  auto args = std::make_shared<ExplainArgs>();
+  app.add_option("text", args->text,
+                 "The error message (several words are joined); '-' or nothing reads standard input");
+  app.add_option("--file", args->file, "Scan this log for every message cudiag recognises");
+  app.add_option("--report", args->report,
+                 "Compare with this saved report (cudiag report -o FILE) instead of collecting one");
+  app.add_flag("--no-collect", args->no_collect, "Explain the text only; do not look at this machine");
+  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  add_pipeline_options(app, args->pipeline);
+  return [args, &global] { return run_explain(*args, global); };
+}
+
+const RegisterCommand kExplain{
+    {"explain",
+     "Explain a CUDA/NVML/container/framework error message (or every one in a log) for this machine", 40,
+     setup_explain}};
+
+}  // namespace
+}  // namespace cudiag

@@ -1,0 +1,386 @@
+#include "explain/explain.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+
+#include "explain/matcher.h"
+
+namespace cudiag::explain {
+
+namespace {
+
+std::string api_layer(const std::string& api) {
+  if (api == "driver") return "driver_api";
+  if (api == "nvml") return "nvml";
+  return "cuda_runtime";
+}
+
+std::string api_label(const std::string& api) {
+  if (api == "driver") return "driver API";
+  if (api == "nvml") return "NVML";
+  return "runtime API";
+}
+
+std::optional<long> to_long(const std::string& s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  long v = 0;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+// "libcudart.so.11.0" -> "libcudart"; "libnvidia-ml.so.1" -> "libnvidia-ml".
+std::string soname_stem(const std::string& soname) {
+  auto so = soname.find(".so");
+  return so == std::string::npos ? soname : soname.substr(0, so);
+}
+
+std::string soname_base(const std::string& soname) {
+  auto stem = soname_stem(soname);
+  return stem.rfind("lib", 0) == 0 ? stem.substr(3) : stem;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The API a bare number most likely comes from, by the words around it:
+// NVML names itself, driver API calls are cuXxx, anything else is the runtime
+// (cudaGetErrorString is what applications print).
+std::string likely_api(const std::string& line_lower) {
+  if (line_lower.find("nvml") != std::string::npos) return "nvml";
+  static const char* driver_words[] = {"cuinit", "cudriver", "cudevice", "cumodule",
+                                       "culink", "cuctx",    "cumem",    "cuda_error_"};
+  for (const char* w : driver_words) {
+    if (line_lower.find(w) != std::string::npos) return "driver";
+  }
+  return "runtime";
+}
+
+struct Resolved {
+  std::vector<Value> values;
+  std::vector<std::string> notes;
+  std::vector<ResolvedError> errors;
+};
+
+ResolvedError from_kb(const kb::ErrorCode& e) { return {e.api, e.code, e.name, e.meaning, e.note}; }
+
+void add_value(Resolved& r, const std::string& name, const std::string& text) {
+  for (const auto& v : r.values) {
+    if (v.name == name) return;
+  }
+  r.values.push_back({name, text});
+}
+
+void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text,
+                     const std::string& line_lower, const kb::KnowledgeBase& kb) {
+  const std::string& n = def.name;
+  switch (def.kind) {
+    case CaptureKind::kText:
+      break;
+    case CaptureKind::kDriverCudaInt: {
+      auto code = to_long(text);
+      if (!code) break;
+      auto cuda = Version::from_cuda_int(*code);
+      add_value(r, n + "_cuda", cuda.text());
+      std::string branches;
+      for (const auto& b : kb.driver_branches()) {
+        if (b.cuda == cuda) branches += (branches.empty() ? "R" : ", R") + std::to_string(b.branch);
+      }
+      r.notes.push_back(fmt::format(
+          "found version {}: the driver supports CUDA up to {} (cudaDriverGetVersion){}", text, cuda.text(),
+          branches.empty() ? "" : fmt::format("; drivers of branch {} report it", branches)));
+      break;
+    }
+    case CaptureKind::kRequiredCuda: {
+      auto cuda = Version::parse(text);
+      if (!cuda) break;
+      auto req = kb.driver_for_cuda(*cuda);
+      std::string driver = req && req->full_min ? req->full_min->text() : "unknown";
+      add_value(r, n + "_driver", driver);
+      if (req && req->full_min) {
+        r.notes.push_back(
+            fmt::format("CUDA {}: needs a driver that supports CUDA {}, i.e. {} or newer on Linux (cudiag kb "
+                        "driver-for {})",
+                        text, cuda->text(), driver, cuda->text()));
+      } else {
+        r.notes.push_back(fmt::format("CUDA {}: a release the knowledge base does not list", text));
+      }
+      break;
+    }
+    case CaptureKind::kSoname: {
+      add_value(r, n + "_stem", soname_stem(text));
+      add_value(r, n + "_base", soname_base(text));
+      std::vector<const kb::Library*> owners;
+      for (const auto& l : kb.libraries()) {
+        if (std::find(l.linux_sonames.begin(), l.linux_sonames.end(), text) != l.linux_sonames.end())
+          owners.push_back(&l);
+      }
+      if (!owners.empty()) {
+        const auto& name = owners.front()->library;
+        if (name == "cuda" || name == "nvml") {
+          r.notes.push_back(fmt::format("{}: part of the NVIDIA driver, not of the CUDA toolkit", text));
+        } else {
+          std::string majors;
+          for (const auto* l : owners)
+            majors += (majors.empty() ? "" : " and ") + fmt::format("{}.x", l->cuda_major);
+          r.notes.push_back(fmt::format("{}: the soname of {} in CUDA {}", text, name, majors));
+        }
+      } else if (text.size() >= 3 && text.compare(text.size() - 3, 3, ".so") == 0) {
+        r.notes.push_back(fmt::format(
+            "{}: a name without version, the development symlink that only -dev packages and toolkits ship",
+            text));
+      }
+      break;
+    }
+    case CaptureKind::kErrorCode: {
+      auto code = to_long(text);
+      if (!code) break;
+      auto all = kb.errors_with_code(*code);
+      if (all.empty()) break;
+      std::string api = likely_api(line_lower);
+      std::vector<const kb::ErrorCode*> picked;
+      for (const auto* e : all) {
+        if (e->api == api) picked.push_back(e);
+      }
+      if (picked.empty()) picked = all;
+      for (const auto* e : picked) r.errors.push_back(from_kb(*e));
+      const auto& first = *picked.front();
+      add_value(r, n + "_name", first.name);
+      add_value(r, n + "_meaning", first.meaning);
+      add_value(r, n + "_note", first.note);
+      for (const auto* e : picked)
+        r.notes.push_back(
+            fmt::format("error {}: {} ({}): {}", *code, e->name, api_label(e->api), e->meaning));
+      break;
+    }
+    case CaptureKind::kErrorName: {
+      const auto* e = kb.error_named(text);
+      if (!e) break;
+      r.errors.push_back(from_kb(*e));
+      add_value(r, n + "_code", std::to_string(e->code));
+      add_value(r, n + "_meaning", e->meaning);
+      add_value(r, n + "_note", e->note);
+      r.notes.push_back(fmt::format("{}: {} error {}: {}", e->name, api_label(e->api), e->code, e->meaning));
+      break;
+    }
+    case CaptureKind::kArch: {
+      auto m = kb.arch_match(text);
+      if (!m) {
+        add_value(r, n + "_name", "not an architecture the knowledge base knows");
+        r.notes.push_back(fmt::format("{}: not an architecture in the knowledge base", text));
+        break;
+      }
+      const auto& a = *m->arch;
+      add_value(r, n + "_name", a.name);
+      std::string first =
+          a.first_cuda ? a.first_cuda->text()
+                       : (a.first_cuda_at_most ? a.first_cuda_at_most->text() + " or earlier" : "unknown");
+      std::string last = a.last_cuda ? fmt::format("; last targeted by CUDA {}", a.last_cuda->text()) : "";
+      r.notes.push_back(fmt::format("{}: compute capability {}, {}; compilers target it from CUDA {}{}", text,
+                                    a.cc.text(), a.name, first, last));
+      break;
+    }
+    case CaptureKind::kCudnnVersion: {
+      std::string version;
+      if (auto code = to_long(text)) {
+        if (auto v = kb.decode_version("cudnn", *code)) version = v->text();
+      } else {
+        for (char c : text) {
+          if (std::isdigit(static_cast<unsigned char>(c))) {
+            version += c;
+          } else if (c == ',') {
+            version += '.';
+          }
+        }
+      }
+      if (version.empty()) version = text;
+      add_value(r, n + "_version", version);
+      r.notes.push_back(fmt::format("{}: cuDNN {}", text, version));
+      break;
+    }
+    case CaptureKind::kUnderscoreVersion: {
+      std::string version = text;
+      std::replace(version.begin(), version.end(), '_', '.');
+      add_value(r, n + "_version", version);
+      break;
+    }
+  }
+}
+
+std::string substitute(const std::string& text, const std::vector<Value>& values) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto open = text.find('{', pos);
+    auto close = open == std::string::npos ? std::string::npos : text.find('}', open);
+    if (close == std::string::npos) {
+      out += text.substr(pos);
+      break;
+    }
+    out += text.substr(pos, open - pos);
+    std::string name = text.substr(open + 1, close - open - 1);
+    auto it = std::find_if(values.begin(), values.end(), [&](const Value& v) { return v.name == name; });
+    out += it != values.end() ? it->text : "(not in the message)";
+    pos = close + 1;
+  }
+  return out;
+}
+
+const Signature* signature_for_errors(const std::vector<Signature>& sigs,
+                                      const std::vector<ResolvedError>& errors) {
+  for (const auto& e : errors) {
+    for (const auto& s : sigs) {
+      if (s.generic) continue;
+      for (const auto& ref : s.errors) {
+        if (ref.api == e.api && ref.code == e.code) return &s;
+      }
+    }
+  }
+  return nullptr;
+}
+
+struct Candidate {
+  std::string key;
+  Explanation explanation;
+};
+
+std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
+                               const std::vector<Signature>& sigs, const kb::KnowledgeBase& kb) {
+  const Signature& matched = *m.sig;
+  Resolved r;
+  for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
+    if (m.matched[i]) add_value(r, matched.captures[i].name, m.groups[i]);
+  }
+  for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
+    if (m.matched[i]) resolve_capture(r, matched.captures[i], m.groups[i], line_lower, kb);
+  }
+  const Signature* explaining = &matched;
+  std::string key;
+  std::string layer = matched.layer;
+  if (matched.generic) {
+    if (r.errors.empty()) return std::nullopt;  // a number or name no API defines: not recognised
+    if (const auto* specific = signature_for_errors(sigs, r.errors)) {
+      explaining = specific;
+      layer = specific->layer;
+      key = specific->id;
+    } else {
+      layer = api_layer(r.errors.front().api);
+      key = matched.id;
+      for (const auto& e : r.errors) key += fmt::format("|{}:{}", e.api, e.code);
+    }
+  } else {
+    key = matched.id;
+    for (const auto& v : r.values) key += "|" + v.name + "=" + v.text;
+    for (const auto& ref : matched.errors) {
+      if (const auto* e = kb.error(ref.api, ref.code)) r.errors.push_back(from_kb(*e));
+    }
+    for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
+      if (!m.matched[i] || matched.captures[i].kind != CaptureKind::kSoname) continue;
+      auto it = matched.layer_for_library.find(soname_base(m.groups[i]));
+      if (it != matched.layer_for_library.end()) layer = it->second;
+    }
+  }
+  // Generic matches resolved to a specific signature keep their own notes
+  // (what the number or name is) but the specific text explains.
+  Explanation e;
+  e.id = explaining->id;
+  e.matched_by = matched.id;
+  e.layer = layer;
+  e.title = substitute(explaining->title, r.values);
+  e.meaning = substitute(explaining->meaning, r.values);
+  for (const auto& c : explaining->causes) {
+    auto t = substitute(c, r.values);
+    if (!t.empty()) e.causes.push_back(std::move(t));
+  }
+  for (const auto& c : explaining->checks) e.checks.push_back(substitute(c, r.values));
+  e.environment = explaining->environment;
+  e.values = std::move(r.values);
+  e.notes = std::move(r.notes);
+  e.errors = std::move(r.errors);
+  e.matched_text = m.text;
+  e.sources = explaining->provenance.sources;
+  e.confidence = explaining->provenance.confidence;
+  return Candidate{std::move(key), std::move(e)};
+}
+
+void merge_into(Explanation& into, Explanation&& from) {
+  // Show the message in its own words rather than a bare number found first.
+  if (into.matched_by != into.id && from.matched_by == from.id) {
+    into.matched_by = from.matched_by;
+    into.matched_text = from.matched_text;
+  }
+  for (auto& v : from.values) {
+    bool have =
+        std::any_of(into.values.begin(), into.values.end(), [&](const Value& x) { return x.name == v.name; });
+    if (!have) into.values.push_back(std::move(v));
+  }
+  for (auto& n : from.notes) {
+    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
+      into.notes.push_back(std::move(n));
+  }
+  for (auto& er : from.errors) {
+    bool have = std::any_of(into.errors.begin(), into.errors.end(),
+                            [&](const ResolvedError& x) { return x.api == er.api && x.code == er.code; });
+    if (!have) into.errors.push_back(std::move(er));
+  }
+}
+
+}  // namespace
+
+std::vector<Explanation> explain_text(std::string_view text, const kb::KnowledgeBase& kb,
+                                      const ExplainOptions& options) {
+  const auto& sigs = signatures(kb);
+  std::vector<Explanation> out;
+  std::map<std::string, std::size_t> by_key;
+  std::size_t line_no = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_no;
+    if (!line.empty()) {
+      std::string line_lower = lower(std::string(line));
+      for (const auto& m : match_line(line, sigs, options.require_context)) {
+        auto c = build(m, line_lower, sigs, kb);
+        if (!c) continue;
+        auto it = by_key.find(c->key);
+        if (it == by_key.end()) {
+          c->explanation.lines.push_back(line_no);
+          c->explanation.occurrences = 1;
+          by_key.emplace(c->key, out.size());
+          out.push_back(std::move(c->explanation));
+        } else {
+          // Two matches on one line (an error name next to its number) are one occurrence.
+          auto& e = out[it->second];
+          if (e.lines.empty() || e.lines.back() != line_no) {
+            e.lines.push_back(line_no);
+            ++e.occurrences;
+          }
+          merge_into(e, std::move(c->explanation));
+        }
+      }
+    }
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string value_of(const Explanation& e, std::string_view name) {
+  for (const auto& v : e.values) {
+    if (v.name == name) return v.text;
+  }
+  return "";
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,72 @@
+#pragma once
+// The explain engine: text (a pasted message or a whole log) + the knowledge
+// base (+ optionally a cudiag report of this machine) -> explanations. Pure:
+// no I/O, no clock, so every answer can be tested from fixed text.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+#include "explain/signatures.h"
+#include "kb/knowledge_base.h"
+
+namespace cudiag::explain {
+
+// One value taken from (or derived from) the message: "found" = "11040".
+struct Value {
+  std::string name;
+  std::string text;
+};
+
+// An API error the message stands for, resolved in error_codes.
+struct ResolvedError {
+  std::string api;
+  long code = 0;
+  std::string name;
+  std::string meaning;
+  std::string note;
+};
+
+struct Explanation {
+  std::string id;          // the signature whose text explains it
+  std::string matched_by;  // the signature that matched (a generic one resolved to `id`, or `id`)
+  std::string layer;
+  std::string title;
+  std::string meaning;
+  std::vector<std::string> causes;  // most likely first
+  std::vector<std::string> checks;
+  bool environment = true;    // false: not an environment problem
+  std::vector<Value> values;  // from the message, in capture order, then derived ones
+  std::vector<std::string>
+      notes;  // what the values mean ("found version 11040: the driver supports CUDA 11.4")
+  std::vector<ResolvedError> errors;
+  std::string matched_text;        // the first match, as it appears in the input
+  std::vector<std::size_t> lines;  // 1-based lines of the input where it appears
+  std::size_t occurrences = 0;
+  std::vector<std::string> machine;  // lines about this machine (empty without a report)
+  std::vector<kb::Source> sources;
+  kb::Confidence confidence = kb::Confidence::kConfirmed;
+};
+
+struct ExplainOptions {
+  // A generic signature with a "context" list only counts on a line that
+  // contains one of its words. A single message the user typed is on
+  // purpose, so the command waives this for its argument; a log keeps it.
+  bool require_context = true;
+};
+
+// Every recognised message in `text`, in the order of first appearance;
+// the same message on several lines is one explanation with its lines.
+std::vector<Explanation> explain_text(std::string_view text, const kb::KnowledgeBase& kb,
+                                      const ExplainOptions& options = {});
+
+// Adds the machine-specific lines of each explanation from `report` (a
+// cudiag.report/1 document, collected or loaded).
+void add_machine_lines(std::vector<Explanation>& explanations, const Json& report,
+                       const kb::KnowledgeBase& kb);
+
+// Value `name` of an explanation, or "" when it has none.
+std::string value_of(const Explanation& e, std::string_view name);
+
+}  // namespace cudiag::explain

@@ -1,0 +1,123 @@
+#include "explain/matcher.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <utility>
+
+namespace cudiag::explain {
+
+namespace {
+
+// How far around an anchor a message may extend (a library name before
+// "cannot open shared object file", a docker error after its prefix).
+constexpr std::size_t kBefore = 200;
+constexpr std::size_t kAfter = 320;
+// The most text one regex_search sees: bounds the recursion depth of
+// libstdc++'s regex executor whatever the line.
+constexpr std::size_t kMaxWindow = 2048;
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The windows to search for one signature: around every anchor occurrence,
+// merged where they overlap, split where a merged window grows too long.
+std::vector<std::pair<std::size_t, std::size_t>> windows_for(const std::string& lower, const Signature& sig) {
+  std::vector<std::pair<std::size_t, std::size_t>> raw;
+  for (const auto& anchor : sig.anchors) {
+    for (auto pos = lower.find(anchor); pos != std::string::npos;
+         pos = lower.find(anchor, pos + anchor.size())) {
+      std::size_t b = pos > kBefore ? pos - kBefore : 0;
+      std::size_t e = std::min(lower.size(), pos + anchor.size() + kAfter);
+      raw.emplace_back(b, e);
+    }
+  }
+  std::sort(raw.begin(), raw.end());
+  std::vector<std::pair<std::size_t, std::size_t>> merged;
+  for (const auto& w : raw) {
+    if (!merged.empty() && w.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, w.second);
+    } else {
+      merged.push_back(w);
+    }
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& [b, e] : merged) {
+    // Overlapping chunks so a message straddling a chunk border is still whole in one of them.
+    for (std::size_t start = b; start < e;) {
+      std::size_t stop = std::min(e, start + kMaxWindow);
+      out.emplace_back(start, stop);
+      if (stop == e) break;
+      start = stop - (kBefore + kAfter);
+    }
+  }
+  return out;
+}
+
+void search_window(std::string_view line, std::size_t b, std::size_t e, const Signature& sig,
+                   std::vector<RawMatch>& out, std::set<std::pair<const Signature*, std::size_t>>& seen) {
+  auto first = line.begin() + static_cast<std::ptrdiff_t>(b);
+  auto last = line.begin() + static_cast<std::ptrdiff_t>(e);
+  auto flags = b > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
+  using It = std::regex_iterator<std::string_view::const_iterator>;
+  for (It it(first, last, sig.regex, flags), end; it != end; ++it) {
+    const auto& m = *it;
+    if (m.length(0) == 0) continue;
+    std::size_t begin = b + static_cast<std::size_t>(m.position(0));
+    if (!seen.insert({&sig, begin}).second) continue;
+    RawMatch r;
+    r.sig = &sig;
+    r.begin = begin;
+    r.end = begin + static_cast<std::size_t>(m.length(0));
+    r.text = m.str(0);
+    for (std::size_t g = 1; g < m.size(); ++g) {
+      r.matched.push_back(m[g].matched);
+      r.groups.push_back(m[g].matched ? m[g].str() : std::string());
+    }
+    out.push_back(std::move(r));
+  }
+}
+
+bool overlaps(const RawMatch& a, const RawMatch& b) { return a.begin < b.end && b.begin < a.end; }
+
+// Keeps the best of overlapping matches: priority, then the longer, then the earlier.
+std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all) {
+  std::sort(all.begin(), all.end(), [](const RawMatch& a, const RawMatch& b) {
+    if (a.sig->priority != b.sig->priority) return a.sig->priority > b.sig->priority;
+    if (a.end - a.begin != b.end - b.begin) return a.end - a.begin > b.end - b.begin;
+    return a.begin < b.begin;
+  });
+  std::vector<RawMatch> kept;
+  for (auto& m : all) {
+    bool clash = std::any_of(kept.begin(), kept.end(), [&](const RawMatch& k) { return overlaps(k, m); });
+    if (!clash) kept.push_back(std::move(m));
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
+                                 bool require_context) {
+  std::string lower = ascii_lower(line);
+  std::vector<RawMatch> specific, generic;
+  std::set<std::pair<const Signature*, std::size_t>> seen;
+  for (const auto& sig : signatures) {
+    if (require_context && !sig.context.empty()) {
+      bool any = std::any_of(sig.context.begin(), sig.context.end(),
+                             [&](const std::string& w) { return lower.find(w) != std::string::npos; });
+      if (!any) continue;
+    }
+    for (const auto& [b, e] : windows_for(lower, sig))
+      search_window(line, b, e, sig, sig.generic ? generic : specific, seen);
+  }
+  auto kept = best_non_overlapping(std::move(specific));
+  if (kept.empty()) kept = best_non_overlapping(std::move(generic));
+  std::sort(kept.begin(), kept.end(), [](const RawMatch& a, const RawMatch& b) { return a.begin < b.begin; });
+  return kept;
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,29 @@
+#pragma once
+// Finds signature matches in one line of text. A signature's regex runs only
+// on windows around occurrences of its literal anchors, each window at most a
+// few kilobytes, so a megabyte-long log line costs a substring search and the
+// regex engine (recursive in libstdc++) never sees long input.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "explain/signatures.h"
+
+namespace cudiag::explain {
+
+struct RawMatch {
+  const Signature* sig = nullptr;
+  std::size_t begin = 0;  // byte offsets in the line
+  std::size_t end = 0;
+  std::vector<std::string> groups;  // one per capture; "" when the group did not take part
+  std::vector<bool> matched;
+  std::string text;  // the matched text
+};
+
+// The matches that count on this line: where matches overlap, the higher
+// priority wins; generic signatures count only when no specific one matched.
+std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
+                                 bool require_context);
+
+}  // namespace cudiag::explain

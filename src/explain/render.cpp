@@ -1,0 +1,170 @@
+#include "explain/render.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "kb/records.h"
+#include "rules/finding.h"
+
+namespace cudiag::explain {
+
+namespace {
+
+constexpr std::size_t kWidth = 80;
+
+// Word-wraps `text`: the first line after `first`, the others indented by
+// `indent`. A word longer than a line (a URL, a path) stays whole.
+std::string wrap(const std::string& first, const std::string& text, std::size_t indent) {
+  std::string out = first;
+  std::size_t col = first.size();
+  std::istringstream in(text);
+  std::string word;
+  bool line_start = true;
+  while (in >> word) {
+    if (!line_start && col + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(indent, ' ');
+      col = indent;
+      line_start = true;
+    }
+    if (!line_start) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    line_start = false;
+  }
+  return out + "\n";
+}
+
+std::string lines_text(const Explanation& e) {
+  if (e.lines.empty()) return "";
+  std::string out = e.lines.size() == 1 ? "line " : "lines ";
+  std::size_t shown = 0;
+  for (auto l : e.lines) {
+    if (shown == 8) {
+      out += fmt::format(", ... ({} lines)", e.lines.size());
+      break;
+    }
+    out += (shown ? ", " : "") + std::to_string(l);
+    ++shown;
+  }
+  return out;
+}
+
+std::string first_failing(const Json& report) {
+  auto it = report.find("first_failing_layer");
+  if (it == report.end()) return "";
+  if (it->is_null()) return "cudiag check on this machine: no layer fails.";
+  if (it->is_string())
+    return fmt::format("cudiag check on this machine: the first failing layer is {}.",
+                       it->get<std::string>());
+  return "";
+}
+
+Json sources_json(const std::vector<kb::Source>& sources) {
+  Json out = Json::array();
+  for (const auto& s : sources) out.push_back({{"url", s.url}, {"section", s.section}});
+  return out;
+}
+
+}  // namespace
+
+std::string render_text(const ExplainResult& r) {
+  std::string out;
+  if (r.explanations.empty()) {
+    out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
+    out += "Run `cudiag check` to check this machine's CUDA stack layer by layer.\n";
+    return out;
+  }
+  std::size_t n = 0;
+  for (const auto& e : r.explanations) {
+    ++n;
+    if (n > 1) out += "\n";
+    out += wrap(fmt::format("{}. ", n), e.title, 3);
+    std::string where = lines_text(e);
+    if (e.occurrences > 1) where += fmt::format(" ({} times)", e.occurrences);
+    out += wrap("   ", fmt::format("layer: {} · id: {}{}", e.layer, e.id, where.empty() ? "" : " · " + where),
+                3);
+    std::string shown = e.matched_text.size() > 200 ? e.matched_text.substr(0, 200) + "..." : e.matched_text;
+    out += wrap("   Message: ", shown, 5);
+    if (!e.environment)
+      out += wrap("   ", "This is not an environment problem: the CUDA stack itself works.", 3);
+    if (!e.notes.empty()) {
+      out += "   In the message:\n";
+      for (const auto& note : e.notes) out += wrap("     - ", note, 7);
+    }
+    out += "   What it means:\n";
+    out += wrap("     ", e.meaning, 5);
+    out += "   Likely causes, most likely first:\n";
+    std::size_t k = 0;
+    for (const auto& c : e.causes) out += wrap(fmt::format("     {}. ", ++k), c, 8);
+    out += "   Checks that tell them apart:\n";
+    for (const auto& c : e.checks) out += wrap("     - ", c, 7);
+    if (!e.machine.empty()) {
+      out += fmt::format("   On this machine ({}):\n", r.machine_source);
+      for (const auto& m : e.machine) out += wrap("     - ", m, 7);
+    }
+    if (!e.sources.empty()) {
+      out += "   Sources:\n";
+      for (const auto& s : e.sources) out += wrap("     - ", s.url + " (" + s.section + ")", 7);
+    }
+    if (e.confidence != kb::Confidence::kConfirmed && e.confidence != kb::Confidence::kSingleSource)
+      out += fmt::format("   Confidence: {}\n", kb::to_string(e.confidence));
+  }
+  out += "\n";
+  if (r.report) {
+    auto line = first_failing(*r.report);
+    if (!line.empty()) out += wrap("", line, 0);
+  } else {
+    out += wrap("",
+                "Without --no-collect (or with --report FILE) cudiag adds what this machine's report says "
+                "about each message.",
+                0);
+  }
+  return out;
+}
+
+Json render_json(const ExplainResult& r) {
+  Json j = Json::object();
+  j["schema"] = "cudiag.explain/1";
+  j["input"] = {{"name", r.input}, {"lines", r.input_lines}};
+  j["recognised"] = !r.explanations.empty();
+  Json list = Json::array();
+  for (const auto& e : r.explanations) {
+    Json x = Json::object();
+    x["id"] = e.id;
+    x["matched_by"] = e.matched_by;
+    x["layer"] = e.layer;
+    x["title"] = e.title;
+    x["environment_problem"] = e.environment;
+    x["message"] = e.matched_text;
+    x["lines"] = e.lines;
+    x["occurrences"] = e.occurrences;
+    Json values = Json::object();
+    for (const auto& v : e.values) values[v.name] = v.text;
+    x["values"] = values;
+    x["notes"] = e.notes;
+    Json errors = Json::array();
+    for (const auto& er : e.errors)
+      errors.push_back({{"api", er.api}, {"code", er.code}, {"name", er.name}, {"meaning", er.meaning}});
+    x["errors"] = errors;
+    x["meaning"] = e.meaning;
+    x["causes"] = e.causes;
+    x["checks"] = e.checks;
+    x["machine"] = e.machine;
+    x["sources"] = sources_json(e.sources);
+    x["confidence"] = kb::to_string(e.confidence);
+    list.push_back(std::move(x));
+  }
+  j["explanations"] = list;
+  Json machine = Json::object();
+  machine["source"] = r.machine_source.empty() ? Json() : Json(r.machine_source);
+  if (r.report && r.report->contains("first_failing_layer"))
+    machine["first_failing_layer"] = (*r.report)["first_failing_layer"];
+  j["machine"] = machine;
+  return j;
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,209 @@
+#include "explain/signatures.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "core/errors.h"
+#include "kb/builders.h"
+#include "kb/reader.h"
+
+namespace cudiag::explain {
+
+namespace {
+
+constexpr const char* kTable = "error_signatures";
+
+const std::map<std::string, CaptureKind>& kind_names() {
+  static const std::map<std::string, CaptureKind> names = {
+      {"text", CaptureKind::kText},
+      {"driver_cuda_int", CaptureKind::kDriverCudaInt},
+      {"required_cuda", CaptureKind::kRequiredCuda},
+      {"soname", CaptureKind::kSoname},
+      {"error_code", CaptureKind::kErrorCode},
+      {"error_name", CaptureKind::kErrorName},
+      {"arch", CaptureKind::kArch},
+      {"cudnn_version", CaptureKind::kCudnnVersion},
+      {"underscore_version", CaptureKind::kUnderscoreVersion},
+  };
+  return names;
+}
+
+// The placeholder suffixes each kind provides besides the bare name.
+std::vector<std::string> derived_suffixes(CaptureKind kind) {
+  switch (kind) {
+    case CaptureKind::kDriverCudaInt:
+      return {"_cuda"};
+    case CaptureKind::kRequiredCuda:
+      return {"_driver"};
+    case CaptureKind::kSoname:
+      return {"_stem", "_base"};
+    case CaptureKind::kErrorCode:
+      return {"_name", "_meaning", "_note"};
+    case CaptureKind::kErrorName:
+      return {"_code", "_meaning", "_note"};
+    case CaptureKind::kArch:
+      return {"_name"};
+    case CaptureKind::kCudnnVersion:
+    case CaptureKind::kUnderscoreVersion:
+      return {"_version"};
+    case CaptureKind::kText:
+      break;
+  }
+  return {};
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// Every {name} in `text`.
+std::vector<std::string> placeholders(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while ((pos = text.find('{', pos)) != std::string::npos) {
+    auto end = text.find('}', pos);
+    if (end == std::string::npos) break;
+    out.push_back(text.substr(pos + 1, end - pos - 1));
+    pos = end + 1;
+  }
+  return out;
+}
+
+Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const kb::KnowledgeBase& kb) {
+  Signature s;
+  s.id = e.str("id");
+  e.name_entry(s.id);
+  for (const auto& a : e.strings("anchors")) {
+    if (a.empty()) e.fail("anchors: an anchor must not be empty");
+    s.anchors.push_back(lower(a));
+  }
+  if (s.anchors.empty()) e.fail("anchors: at least one literal the message always contains");
+  for (const auto& c : e.strings("context")) s.context.push_back(lower(c));
+  s.pattern = e.str("regex");
+  try {
+    s.regex = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+  } catch (const std::regex_error& err) {
+    e.fail(fmt::format("regex: does not compile: {}", err.what()));
+  }
+  s.layer = e.str("layer");
+  const auto& layers = explain_layers();
+  auto known_layer = [&](const std::string& l) {
+    return std::find(layers.begin(), layers.end(), l) != layers.end();
+  };
+  if (!known_layer(s.layer)) e.fail(fmt::format("layer: '{}' is not a layer", s.layer));
+  if (auto m = e.json().find("layer_for_library"); m != e.json().end()) {
+    if (!m->is_object()) e.fail("layer_for_library: expected an object of library -> layer");
+    for (const auto& [lib, layer] : m->items()) {
+      if (!layer.is_string() || !known_layer(layer.get<std::string>()))
+        e.fail(fmt::format("layer_for_library.{}: not a layer", lib));
+      s.layer_for_library.emplace(lib, layer.get<std::string>());
+    }
+  }
+  s.title = e.str("title");
+  s.meaning = e.str("meaning");
+  s.causes = e.strings("causes");
+  s.checks = e.strings("checks");
+  if (s.causes.empty()) e.fail("causes: at least one likely cause");
+  if (s.checks.empty()) e.fail("checks: at least one check");
+  for (auto& c : e.objects("captures")) {
+    CaptureDef d;
+    d.name = c.str("name");
+    auto kind = c.str_or("kind", "text");
+    auto it = kind_names().find(kind);
+    if (it == kind_names().end()) c.fail(fmt::format("kind: '{}' is not a capture kind", kind));
+    d.kind = it->second;
+    s.captures.push_back(std::move(d));
+  }
+  if (s.captures.size() != s.regex.mark_count())
+    e.fail(fmt::format("captures: {} given but the regex has {} groups", s.captures.size(),
+                       s.regex.mark_count()));
+  for (auto& r : e.objects("errors")) {
+    kb::ErrorRef ref{r.str("api"), r.integer("code")};
+    if (!kb.error(ref.api, ref.code))
+      r.fail(fmt::format("{} error {} is not in error_codes", ref.api, ref.code));
+    s.errors.push_back(std::move(ref));
+  }
+  const auto& checks = machine_check_names();
+  for (const auto& m : e.strings("machine")) {
+    bool known = std::find(checks.begin(), checks.end(), m) != checks.end() || m.rfind("library:", 0) == 0;
+    if (!known) e.fail(fmt::format("machine: '{}' is not a machine check", m));
+    s.machine.push_back(m);
+  }
+  s.priority = static_cast<int>(e.opt_integer("priority").value_or(50));
+  s.generic = e.boolean_or("generic", false);
+  s.environment = e.boolean_or("environment", true);
+
+  std::set<std::string> names;
+  for (const auto& c : s.captures) {
+    names.insert(c.name);
+    for (const auto& suffix : derived_suffixes(c.kind)) names.insert(c.name + suffix);
+  }
+  std::vector<const std::string*> texts = {&s.title, &s.meaning};
+  for (const auto& c : s.causes) texts.push_back(&c);
+  for (const auto& c : s.checks) texts.push_back(&c);
+  for (const auto* t : texts) {
+    for (const auto& p : placeholders(*t)) {
+      if (!names.count(p)) e.fail(fmt::format("{{{}}}: no capture provides it", p));
+    }
+  }
+  s.provenance = e.provenance();
+  (void)table;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& explain_layers() {
+  static const std::vector<std::string> layers = {"host",         "kernel_driver", "nvml",       "driver_api",
+                                                  "cuda_runtime", "libraries",     "frameworks", "binaries",
+                                                  "kernel_test",  "container"};
+  return layers;
+}
+
+const std::vector<std::string>& machine_check_names() {
+  static const std::vector<std::string> names = {
+      "driver",         "runtimes",  "gpus",        "devices", "kernel_vs_user",
+      "forward_compat", "container", "environment", "library", "driver_lib"};
+  return names;
+}
+
+std::vector<Signature> load_signatures(const kb::KnowledgeBase& kb) {
+  const Json& doc = kb.raw(kTable);
+  kb::TableContext table;
+  table.file = kTable;
+  table.table = kTable;
+  table.doc = &doc;
+  if (auto conf = kb::parse_confidence(doc.value("confidence", ""))) table.default_confidence = *conf;
+  if (auto src = doc.find("sources"); src != doc.end() && src->is_object()) {
+    for (const auto& [id, value] : src->items())
+      table.sources.emplace(id, kb::parse_source(value, fmt::format("{}: sources.{}", kTable, id)));
+  }
+  std::vector<Signature> out;
+  std::set<std::string> ids;
+  for (auto& e : kb::table_array(table, "entries")) {
+    auto s = read_signature(table, e, kb);
+    if (!ids.insert(s.id).second) throw InputError(fmt::format("{}: {}: id given twice", kTable, s.id));
+    out.push_back(std::move(s));
+  }
+  if (out.empty()) throw InputError(fmt::format("{}: no entries", kTable));
+  return out;
+}
+
+const std::vector<Signature>& signatures(const kb::KnowledgeBase& kb) {
+  static std::mutex mu;
+  static std::map<const kb::KnowledgeBase*, std::unique_ptr<std::vector<Signature>>> loaded;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = loaded[&kb];
+  if (!slot) slot = std::make_unique<std::vector<Signature>>(load_signatures(kb));
+  return *slot;
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,79 @@
+#pragma once
+// The error signatures of `cudiag explain`: the knowledge-base table
+// data/kb/error_signatures.json, parsed, checked and with its regexes compiled.
+// Knowledge is data: adding a message users paste is one entry in that file.
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "kb/knowledge_base.h"
+#include "kb/records.h"
+
+namespace cudiag::explain {
+
+// What a capture group holds, which decides the values derived from it. A
+// capture named "x" always gives {x}; the kinds add:
+//   text                 -
+//   driver_cuda_int      {x_cuda}      11040 -> "11.4" (what cudaDriverGetVersion returned)
+//   required_cuda        {x_driver}    "12.8" -> the minimum driver from the knowledge base
+//   soname               {x_stem} {x_base}   "libcudart.so.11.0" -> "libcudart", "cudart"
+//   error_code           {x_name} {x_meaning} {x_note}   resolved in error_codes
+//   error_name           {x_code} {x_meaning} {x_note}   resolved in error_codes
+//   arch                 {x_name}      "sm_120" -> "Blackwell (GeForce RTX 50xx ...)"
+//   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
+//   underscore_version   {x_version}   "12_1" -> "12.1"
+enum class CaptureKind {
+  kText,
+  kDriverCudaInt,
+  kRequiredCuda,
+  kSoname,
+  kErrorCode,
+  kErrorName,
+  kArch,
+  kCudnnVersion,
+  kUnderscoreVersion
+};
+
+struct CaptureDef {
+  std::string name;  // several groups may share a name (alternatives): the first that matched wins
+  CaptureKind kind = CaptureKind::kText;
+};
+
+struct Signature {
+  std::string id;
+  std::vector<std::string> anchors;  // lowercase literals; the regex runs only near one of them
+  std::vector<std::string> context;  // lowercase; when given, the line must contain one (generic entries)
+  std::string pattern;
+  std::regex regex;
+  std::string layer;
+  std::map<std::string, std::string> layer_for_library;  // soname base -> layer ("cuda" -> driver_api)
+  std::string title;
+  std::string meaning;
+  std::vector<std::string> causes;
+  std::vector<std::string> checks;
+  std::vector<CaptureDef> captures;  // one per regex group, in order
+  std::vector<kb::ErrorRef> errors;  // the API errors this message stands for
+  std::vector<std::string> machine;  // machine-specific checks to run against a report
+  int priority = 50;                 // the higher wins when two matches overlap on a line
+  bool generic = false;              // a bare error name or number: only on lines nothing specific matched
+  bool environment = true;           // false: not an environment problem (out of memory)
+  kb::Provenance provenance;
+};
+
+// The layers an explanation can point at: the report's layers and "container".
+const std::vector<std::string>& explain_layers();
+// The machine-specific checks a signature may ask for (see machine_lines.h).
+const std::vector<std::string>& machine_check_names();
+
+// Parses and checks the table of `kb`. Throws InputError
+// "<file>: entries[i] (id): <what>" for a bad entry: a regex that does not
+// compile, a capture count that differs from the regex's groups, an unknown
+// layer, kind or machine check, a {placeholder} no capture provides, an
+// error the error_codes table does not define.
+std::vector<Signature> load_signatures(const kb::KnowledgeBase& kb);
+
+// load_signatures(kb), once per knowledge base for the life of the process.
+const std::vector<Signature>& signatures(const kb::KnowledgeBase& kb);
+
+}  // namespace cudiag::explain

@@ -1,0 +1,181 @@
+// `cudiag explain` end to end: runs the built binary. Messages are verbatim
+// from the public reports in cases.json.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/json.h"
+
+namespace cudiag {
+namespace {
+
+struct Run {
+  int rc = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Run run_shell(const std::string& cmd) {
+  Run r;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+Run cudiag(const std::string& args) { return run_shell(std::string(CUDIAG_BINARY) + " " + args); }
+
+// The text output word-wrapped back into one line, so a phrase can be found whatever the wrapping.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    bool space = c == ' ' || c == '\n';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+std::string fixture(const std::string& name) {
+  return std::string(CUDIAG_TEST_DIR) + "/unit/explain/" + name;
+}
+
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_(std::filesystem::temp_directory_path() /
+              ("cudiag-explain-" + name + "-" + std::to_string(::getpid()))) {
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::size_t line_count(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+const char* kInsufficient =
+    "'ERROR: cudaGetDeviceCount CUDA driver version is insufficient for CUDA runtime version'";
+
+TEST(ExplainCliTest, UnknownTextExitsOneAndSuggestsCheck) {
+  auto r = cudiag("explain --no-collect 'Segmentation fault (core dumped)'");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("cudiag check"), std::string::npos) << r.out;
+}
+
+TEST(ExplainCliTest, ReadsStandardInputWithDashOrNoArgument) {
+  for (const char* arg : {"-", ""}) {
+    auto r =
+        run_shell(std::string("printf '%s\\n' 'AssertionError: Torch not compiled with CUDA enabled' | ") +
+                  CUDIAG_BINARY + " explain --no-collect " + arg);
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("torch-not-compiled-with-cuda"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("layer: frameworks"), std::string::npos) << r.out;
+  }
+}
+
+TEST(ExplainCliTest, FileFindsEveryMessageOfALog) {
+  TempFile log("log",
+               "[task] [nvidia-smi(stdout)] Failed to initialize NVML: Driver/library version mismatch\n"
+               "some other line\n"
+               "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+               "before calling "
+               "NumCudaDevices() that might have already set an error? Error 804: forward compatibility was "
+               "attempted on non "
+               "supported HW\n"
+               "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n");
+  auto r = cudiag("explain --no-collect --format json --file " + log.path());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  Json j = Json::parse(r.out);
+  EXPECT_EQ(j["schema"], "cudiag.explain/1");
+  EXPECT_EQ(j["recognised"], true);
+  ASSERT_EQ(j["explanations"].size(), 3u) << r.out;
+  EXPECT_EQ(j["explanations"][0]["id"], "nvml-driver-library-mismatch");
+  EXPECT_EQ(j["explanations"][1]["id"], "compat-not-supported-on-device");
+  EXPECT_EQ(j["explanations"][1]["lines"], Json::array({3}));
+  EXPECT_EQ(j["explanations"][2]["id"], "nvcc-unsupported-arch");
+  EXPECT_EQ(j["explanations"][2]["values"]["arch"], "compute_120");
+}
+
+TEST(ExplainCliTest, MissingFileIsBadInputOnOneLine) {
+  auto r = cudiag("explain --no-collect --file /nonexistent/cuda.log");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(line_count(r.out), 1u) << r.out;
+  EXPECT_NE(r.out.find("/nonexistent/cuda.log"), std::string::npos) << r.out;
+}
+
+TEST(ExplainCliTest, SavedReportGivesTheMachineSpecificLine) {
+  auto r = cudiag(std::string("explain --report ") + fixture("report_driver_535.json") +
+                  " 'nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please "
+                  "update your driver "
+                  "to a newer version, or use an earlier cuda container'");
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(flat(r.out).find("Your driver 535.104.05 supports CUDA up to 12.2 (cuDriverGetVersion 12020)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(flat(r.out).find(
+                "needs a driver that supports CUDA 12.8; yours supports 12.2 -> install driver 570.26"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(flat(r.out).find("first failing layer is cuda_runtime"), std::string::npos) << r.out;
+}
+
+TEST(ExplainCliTest, MalformedReportIsBadInputOnOneLine) {
+  TempFile broken("broken", "{\"schema\": \"cudiag.report/1\", ");
+  auto r = cudiag("explain --report " + broken.path() + " " + kInsufficient);
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(line_count(r.out), 1u) << r.out;
+  EXPECT_NE(r.out.find(broken.path()), std::string::npos) << r.out;
+
+  TempFile other("other", "[1, 2, 3]");
+  auto r2 = cudiag("explain --report " + other.path() + " " + kInsufficient);
+  EXPECT_EQ(r2.rc, 2) << r2.out;
+  EXPECT_NE(r2.out.find("not a cudiag report"), std::string::npos) << r2.out;
+
+  // Bad input even when the text itself is not recognised.
+  auto r3 = cudiag("explain --report " + broken.path() + " 'hello'");
+  EXPECT_EQ(r3.rc, 2) << r3.out;
+}
+
+TEST(ExplainCliTest, TextOutputFitsEightyColumns) {
+  auto r = cudiag(std::string("explain --no-collect ") + kInsufficient);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  std::size_t start = 0;
+  while (start < r.out.size()) {
+    auto end = r.out.find('\n', start);
+    if (end == std::string::npos) end = r.out.size();
+    std::string line = r.out.substr(start, end - start);
+    if (line.find("https://") == std::string::npos) {
+      EXPECT_LE(line.size(), 80u) << line;
+    }
+    start = end + 1;
+  }
+}
+
+// The real machine: Debian's NVIDIA 535 user-space libraries answer
+// cuDriverGetVersion with 12020 (no GPU), so the explanation collected here
+// must say the driver supports CUDA 12.2.
+TEST(ExplainCliTest, RealMachineExplanationMentionsItsDriverCuda) {
+  auto r = cudiag(std::string("explain ") + kInsufficient);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("On this machine (collected now)"), std::string::npos) << r.out;
+  EXPECT_NE(flat(r.out).find("supports CUDA up to 12.2 (cuDriverGetVersion 12020)"), std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace cudiag

@@ -1,0 +1,247 @@
+// The explain engine on its own: the signature table's checks, logs with
+// several messages, long lines, and the machine-specific lines built from a
+// fixture report. Message texts are verbatim from the public reports in
+// cases.json.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include "../kb/kb_test_util.h"
+#include "core/errors.h"
+#include "explain/explain.h"
+#include "kb/knowledge_base.h"
+
+namespace cudiag::explain {
+namespace {
+
+using kb::KnowledgeBase;
+using kb::testing::KbCopy;
+
+const KnowledgeBase& builtin() { return KnowledgeBase::builtin(); }
+
+Json fixture_report() {
+  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/explain/report_driver_535.json", std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return Json::parse(s.str());
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& needle) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(needle) != std::string::npos; });
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// Breaks one signature of a copy of the knowledge base and returns the load error.
+std::string break_signature(const std::string& name, const std::function<void(Json&)>& edit) {
+  KbCopy copy(name);
+  Json doc = copy.read("error_signatures");
+  edit(doc["entries"][0]);
+  copy.write("error_signatures", doc);
+  auto kb = KnowledgeBase::load_dir(copy.dir());
+  try {
+    load_signatures(kb);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ExplainSignaturesTest, BuiltinTableLoadsWithAnchorsAndSources) {
+  const auto& sigs = signatures(builtin());
+  ASSERT_GE(sigs.size(), 25u);
+  for (const auto& s : sigs) {
+    EXPECT_FALSE(s.anchors.empty()) << s.id;
+    EXPECT_FALSE(s.provenance.sources.empty()) << s.id;
+    for (const auto& src : s.provenance.sources) EXPECT_EQ(src.url.rfind("https://", 0), 0u) << s.id;
+  }
+}
+
+TEST(ExplainSignaturesTest, BadEntriesAreRejectedWithFileEntryAndField) {
+  auto bad_regex = break_signature("regex", [](Json& e) { e["regex"] = "(unclosed"; });
+  EXPECT_NE(bad_regex.find("error_signatures"), std::string::npos) << bad_regex;
+  EXPECT_NE(bad_regex.find("regex"), std::string::npos) << bad_regex;
+
+  auto bad_placeholder =
+      break_signature("placeholder", [](Json& e) { e["meaning"] = "the {nothing} value"; });
+  EXPECT_NE(bad_placeholder.find("{nothing}"), std::string::npos) << bad_placeholder;
+
+  auto bad_groups =
+      break_signature("groups", [](Json& e) { e["regex"] = "(CUDA) driver version is insufficient"; });
+  EXPECT_NE(bad_groups.find("groups"), std::string::npos) << bad_groups;
+
+  auto bad_error = break_signature("error", [](Json& e) {
+    e["errors"] = Json::array({{{"api", "runtime"}, {"code", 4242}}});
+  });
+  EXPECT_NE(bad_error.find("4242"), std::string::npos) << bad_error;
+
+  auto bad_layer = break_signature("layer", [](Json& e) { e["layer"] = "firmware"; });
+  EXPECT_NE(bad_layer.find("firmware"), std::string::npos) << bad_layer;
+}
+
+TEST(ExplainEngineTest, TextWithoutAKnownMessageExplainsNothing) {
+  EXPECT_TRUE(
+      explain_text("Segmentation fault (core dumped)\nerror: 1 warning generated", builtin()).empty());
+  EXPECT_TRUE(explain_text("", builtin()).empty());
+}
+
+TEST(ExplainEngineTest, LogWithSeveralMessagesFindsEachInOrderWithLineNumbers) {
+  std::string log =
+      "starting job\n"
+      "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver "
+      "to a newer "
+      "version, or use an earlier cuda container\n"
+      "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\r\n"
+      "ok\n"
+      "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your "
+      "GPU driver\n"
+      "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n";
+  auto found = explain_text(log, builtin());
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].id, "container-cuda-requirement");
+  EXPECT_EQ(found[0].lines, std::vector<std::size_t>{2});
+  EXPECT_EQ(found[1].id, "missing-cuda-library");
+  EXPECT_EQ(found[1].lines, (std::vector<std::size_t>{3, 6}));
+  EXPECT_EQ(found[1].occurrences, 2u);
+  EXPECT_EQ(found[2].id, "torch-driver-too-old");
+  EXPECT_EQ(value_of(found[2], "found_cuda"), "11.4");
+}
+
+TEST(ExplainEngineTest, ABareNumberCountsInALogOnlyNearCudaWords) {
+  // A single message the user typed is explained; the same words in a log need CUDA context.
+  ExplainOptions typed;
+  typed.require_context = false;
+  auto found = explain_text("error code 209", builtin(), typed);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "no-kernel-image");
+  EXPECT_EQ(found[0].matched_by, "cuda-error-code");
+  EXPECT_TRUE(explain_text("error code 209", builtin()).empty());
+  // A number no API defines is not recognised, whatever the context.
+  EXPECT_TRUE(explain_text("CUDA error 4321", builtin(), typed).empty());
+}
+
+TEST(ExplainEngineTest, SpecificMatchWinsOverTheGenericOnesOnItsLine) {
+  auto found = explain_text(
+      " CUDA error: 35 (0x23) cudaErrorInsufficientDriver : CUDA driver version is insufficient for CUDA "
+      "runtime version",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].matched_by, "runtime-insufficient-driver");
+  ASSERT_FALSE(found[0].errors.empty());
+  EXPECT_EQ(found[0].errors[0].name, "cudaErrorInsufficientDriver");
+}
+
+TEST(ExplainEngineTest, OutOfMemorySaysItIsNotAnEnvironmentProblem) {
+  auto found = explain_text(
+      "RuntimeError: CUDA out of memory. Tried to allocate 92.00 MiB (GPU 0; 1.96 GiB total capacity",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].environment);
+  EXPECT_NE(found[0].meaning.find("Not an environment problem"), std::string::npos);
+}
+
+TEST(ExplainEngineTest, LongLinesAreScannedWithoutBlowingUp) {
+  // Megabyte-long lines full of anchor words: each regex only sees bounded
+  // windows, so this neither overflows libstdc++'s recursive regex executor
+  // nor backtracks for ever (a hang would hit the test timeout).
+  std::string junk;
+  while (junk.size() < 200000)
+    junk += "cuda error cannot open shared object file unknown error libcudart.so.";
+  std::string words(200000, 'a');
+  std::string digits(200000, '9');
+  std::string message =
+      "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory";
+  auto found = explain_text(junk + words + digits + " " + message, builtin());
+  auto it = std::find_if(found.begin(), found.end(),
+                         [](const Explanation& e) { return e.id == "missing-cuda-library"; });
+  ASSERT_NE(it, found.end());
+  EXPECT_EQ(value_of(*it, "lib"), "libcudart.so.11.0");
+  EXPECT_TRUE(explain_text(std::string(2000000, '('), builtin()).empty());
+}
+
+TEST(ExplainMachineTest, InsufficientDriverNamesTheDriverAndTheRuntimeThatNeedsMore) {
+  auto found = explain_text(
+      "ERROR: cudaGetDeviceCount CUDA driver version is insufficient for CUDA runtime version", builtin());
+  ASSERT_EQ(found.size(), 1u);
+  add_machine_lines(found, fixture_report(), builtin());
+  const auto& m = found[0].machine;
+  EXPECT_TRUE(has_line(m, "Your driver 535.104.05 supports CUDA up to 12.2 (cuDriverGetVersion 12020)"))
+      << joined(m);
+  auto req = builtin().driver_for_cuda(*Version::parse("13.0"));
+  ASSERT_TRUE(req && req->full_min);
+  EXPECT_TRUE(
+      has_line(m, "libcudart.so.13 is CUDA runtime 13.0, newer than your driver's 12.2 -> install driver " +
+                      req->full_min->text()))
+      << joined(m);
+  EXPECT_TRUE(has_line(m, "cudaErrorInsufficientDriver")) << joined(m);
+}
+
+TEST(ExplainMachineTest, ContainerRequirementComparesWithThisDriver) {
+  auto found = explain_text(
+      "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your "
+      "driver to a newer version, or use an earlier cuda container",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  add_machine_lines(found, fixture_report(), builtin());
+  auto req = builtin().driver_for_cuda(*Version::parse("12.8"));
+  ASSERT_TRUE(req && req->full_min);
+  EXPECT_TRUE(has_line(found[0].machine,
+                       "needs a driver that supports CUDA 12.8; yours supports 12.2 -> install driver " +
+                           req->full_min->text()))
+      << joined(found[0].machine);
+  EXPECT_TRUE(has_line(found[0].notes, req->full_min->text())) << joined(found[0].notes);
+}
+
+TEST(ExplainMachineTest, DriverTooOldFromAnotherDriverIsSaidSo) {
+  auto found = explain_text(
+      "RuntimeError: The NVIDIA driver on your system is too old (found version 11040).", builtin());
+  ASSERT_EQ(found.size(), 1u);
+  add_machine_lines(found, fixture_report(), builtin());
+  EXPECT_TRUE(has_line(found[0].machine, "reported CUDA 11.4 but this machine's supports 12.2"))
+      << joined(found[0].machine);
+}
+
+TEST(ExplainMachineTest, LibraryMessagesListWhatThisMachineHas) {
+  auto found = explain_text(
+      "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+      "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked "
+      "against (8, 0, 3)",
+      builtin());
+  ASSERT_EQ(found.size(), 2u);
+  add_machine_lines(found, fixture_report(), builtin());
+  EXPECT_TRUE(has_line(found[0].machine, "libcudart.so.11.0 is not among the libraries cudiag found"))
+      << joined(found[0].machine);
+  EXPECT_TRUE(has_line(found[0].machine, "Other versions of libcudart here: libcudart.so.13"))
+      << joined(found[0].machine);
+  EXPECT_TRUE(has_line(found[1].machine, "cuDNN 8.9.7 at /usr/local/cuda-12.1/lib64/libcudnn.so.8"))
+      << joined(found[1].machine);
+  EXPECT_TRUE(has_line(found[1].machine, "LD_LIBRARY_PATH=/usr/local/cuda-12.1/lib64"))
+      << joined(found[1].machine);
+}
+
+TEST(ExplainMachineTest, UnknownErrorShowsTheMissingUvmNode) {
+  auto found = explain_text(
+      "RuntimeError: cuda runtime error (999) : unknown error at /opt/conda/conda-bld/pytorch_1573049306803/"
+      "work/aten/src/THC/THCGeneral.cpp:50",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  add_machine_lines(found, fixture_report(), builtin());
+  EXPECT_TRUE(has_line(found[0].machine, "The nvidia_uvm kernel module is not loaded."))
+      << joined(found[0].machine);
+  EXPECT_TRUE(has_line(found[0].machine, "Missing device nodes: /dev/nvidia-uvm."))
+      << joined(found[0].machine);
+  EXPECT_TRUE(has_line(found[0].machine, "cuInit on this machine returns CUDA_ERROR_UNKNOWN (999)"))
+      << joined(found[0].machine);
+}
+
+}  // namespace
+}  // namespace cudiag::explain

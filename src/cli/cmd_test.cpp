@@ -29,10 +29,11 @@ struct TestArgs {
   std::uint64_t seed = 0;
 };
 
+// The knowledge base is parsed only when a step failed and needs its error
+// named: a healthy run does not pay for it.
 kernel_test::ErrorLookup kb_errors(const GlobalOptions& global) {
-  const auto& kb = kb::active_kb(global);
-  return [&kb](std::string_view api, long code) -> std::optional<kernel_test::ErrorText> {
-    const auto* e = kb.error(api, code);
+  return [&global](std::string_view api, long code) -> std::optional<kernel_test::ErrorText> {
+    const auto* e = kb::active_kb(global).error(api, code);
     if (e == nullptr) return std::nullopt;
     return kernel_test::ErrorText{e->name, e->meaning};
   };

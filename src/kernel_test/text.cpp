@@ -33,7 +33,7 @@ void step_lines(std::string& out, const Json& steps, const Style& s) {
     auto message = step.value("message", step.value("name", ""));
     auto status = step.value("status", "");
     std::string time = step.contains("ms") ? fmt::format("{:9.1f} ms", step.value("ms", 0.0)) : "";
-    std::string pad = width(message) < 64 ? std::string(64 - width(message), ' ') : " ";
+    std::string pad = width(message) < 72 ? std::string(72 - width(message), ' ') : " ";
     out += fmt::format("  {} {}{}{}\n", mark(status, s), message, time.empty() ? "" : pad, time);
   }
 }
@@ -93,7 +93,7 @@ std::string render_kernel_test_text(const Json& section, bool color) {
       line = fmt::format("{} {}→ {}", name, f.contains("version") ? f.value("version", "") + " " : "",
                          err.substr(0, err.find('\n')));
     }
-    std::string pad = width(line) < 64 ? std::string(64 - width(line), ' ') : " ";
+    std::string pad = width(line) < 72 ? std::string(72 - width(line), ' ') : " ";
     out += fmt::format("  {} {}{}{:9.1f} ms\n", mark(status, s), line, pad, f.value("ms", 0.0));
   }
 

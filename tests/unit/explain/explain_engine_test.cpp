@@ -168,6 +168,17 @@ TEST(ExplainEngineTest, LongLinesAreScannedWithoutBlowingUp) {
   EXPECT_TRUE(explain_text(std::string(2000000, '('), builtin()).empty());
 }
 
+TEST(ExplainEngineTest, EverySignatureSurvivesALineOfItsOwnAnchorsAndNearMisses) {
+  // Per signature: thousands of its anchors with the characters its classes
+  // accept in between, the shape that makes a backtracking regex explode.
+  for (const auto& sig : signatures(builtin())) {
+    std::string line;
+    while (line.size() < 60000)
+      line += sig.anchors.front() + " lib" + std::string(70, 'a') + ".so.1 (999) cuda ";
+    EXPECT_NO_THROW(explain_text(line, builtin())) << sig.id;
+  }
+}
+
 TEST(ExplainMachineTest, InsufficientDriverNamesTheDriverAndTheRuntimeThatNeedsMore) {
   auto found = explain_text(
       "ERROR: cudaGetDeviceCount CUDA driver version is insufficient for CUDA runtime version", builtin());

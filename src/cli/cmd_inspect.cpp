@@ -77,6 +77,22 @@ std::string verdict_text(const Verdict& v) {
   return "no CUDA device code";
 }
 
+// `json` pretty-printed with every line after the first indented by `by`
+// spaces, to nest it inside a document printed piece by piece.
+std::string nested_json(const Json& json, int by) {
+  std::string text = json_text(json);
+  std::string pad = "\n" + std::string(static_cast<std::size_t>(by), ' ');
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (char c : text) {
+    if (c == '\n')
+      out += pad;
+    else
+      out += c;
+  }
+  return out;
+}
+
 int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   std::vector<GpuArch> gpus;
   for (const auto& g : args.gpus) {
@@ -112,7 +128,21 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   }
 
   bool any_error = false, any_cannot_run = false;
-  Json files = Json::array();
+  // JSON goes out file by file, as the same document json_text would print, so
+  // a directory of big libraries never sits in memory as one JSON tree.
+  bool json = args.format == "json";
+  std::size_t files_printed = 0;
+  if (json) {
+    std::cout << "{\n";
+    if (driver) {
+      Json d = {{"version", args.driver},
+                {"cuda", driver->cuda.text()},
+                {"max_ptx_isa", driver->max_isa.text()},
+                {"newer_than_table", driver->newer_than_table}};
+      std::cout << "  \"driver\": " << nested_json(d, 2) << ",\n";
+    }
+    std::cout << "  \"files\": [";
+  }
   for (const auto& r : results) {
     if (!r.ok()) {
       any_error = true;
@@ -124,7 +154,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       if (v.kind == VerdictKind::kCannotRun) any_cannot_run = true;
       verdicts.emplace_back(g, v);
     }
-    if (args.format == "json") {
+    if (json) {
       Json j = to_json(r);
       Json jv = Json::array();
       for (const auto& [g, v] : verdicts)
@@ -133,7 +163,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
                       {"image", v.image},
                       {"reason", v.reason}});
       j["verdicts"] = std::move(jv);
-      files.push_back(std::move(j));
+      std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << nested_json(j, 4);
       continue;
     }
     if (!r.ok() && r.entries.empty()) continue;
@@ -142,16 +172,8 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
     if (r.has_device_code())
       for (const auto& [g, v] : verdicts) std::cout << "  " << sm_name(g) << ": " << verdict_text(v) << "\n";
   }
-  if (args.format == "json") {
-    Json doc;
-    if (driver) {
-      doc["driver"] = {{"version", args.driver},
-                       {"cuda", driver->cuda.text()},
-                       {"max_ptx_isa", driver->max_isa.text()},
-                       {"newer_than_table", driver->newer_than_table}};
-    }
-    doc["files"] = std::move(files);
-    std::cout << json_text(doc) << "\n";
+  if (json) {
+    std::cout << (files_printed == 0 ? "]\n}\n" : "\n  ]\n}\n");
   } else if (driver) {
     std::cout << fmt::format("driver {}: CUDA {}, JIT accepts PTX ISA up to {}{}\n", args.driver,
                              driver->cuda.text(), driver->max_isa.text(),

@@ -5,6 +5,8 @@
 // Python framework's smallest real operation, each in a child process with a
 // deadline. The result is the report's `kernel_test` section.
 #include <chrono>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,10 @@ struct Plan {
   std::string libcuda;               // the libcuda to test (the loader's pick); "" when none found
   std::vector<std::string> nvrtc;    // every libnvrtc to compile with
   std::vector<std::string> pythons;  // interpreters whose frameworks to test
+  // Interpreter -> the frameworks the report's `frameworks` layer found in
+  // its environment. A framework absent there is "not installed" without
+  // starting Python; an interpreter not in the map is probed in its child.
+  std::map<std::string, std::set<std::string>> frameworks_present;
   bool nvrtc_enabled = true;
   bool frameworks_enabled = true;
 };
@@ -29,8 +35,8 @@ struct Plan {
 // What this machine offers: the loader's libcuda.so.1, every non-stub
 // libnvrtc, python3 on PATH.
 Plan plan_from_machine(const FsRoot& root, const Environment& env);
-// The same from a collected report (driver_api.picked, libraries.nvrtc); the
-// interpreters still come from PATH.
+// The same from a collected report (driver_api.picked, libraries.nvrtc, the
+// interpreters of frameworks.environments) plus python3 on PATH.
 Plan plan_from_report(const Json& report, const Environment& env);
 
 struct RunOptions {

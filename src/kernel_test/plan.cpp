@@ -1,5 +1,7 @@
 // What `cudiag test` will exercise: which libcuda, which libnvrtc copies,
 // which Python interpreters.
+#include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/fsroot.h"
@@ -49,6 +51,18 @@ Plan plan_from_report(const Json& report, const Environment& env) {
     if (!path.empty() && !inst.value("is_stub", false)) plan.nvrtc.push_back(path);
   }
   plan.pythons = pythons_on_path(FsRoot("/"), env);
+  auto envs = at("/frameworks/environments");
+  for (const auto& e : envs.is_array() ? envs : Json::array()) {
+    if (!e.contains("interpreter") || !e["interpreter"].is_string()) continue;
+    auto python = e["interpreter"].get<std::string>();
+    // Only a real absolute path can be run (a home path may be shown as "~/...").
+    if (python.empty() || python.front() != '/' || !std::filesystem::exists(python)) continue;
+    auto& present = plan.frameworks_present[python];
+    for (const auto& fw : e.value("frameworks", Json::array())) present.insert(fw.value("name", ""));
+    if (std::find(plan.pythons.begin(), plan.pythons.end(), python) == plan.pythons.end()) {
+      plan.pythons.push_back(python);
+    }
+  }
   return plan;
 }
 

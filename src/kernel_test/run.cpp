@@ -1,6 +1,7 @@
 // Runs the kernel test's children and assembles the `kernel_test` section.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -251,9 +252,19 @@ Json run_kernel_test(const Plan& plan, const RunOptions& given, const ErrorLooku
   }
   std::vector<ChildSpec> frameworks;
   std::vector<std::pair<std::string, std::string>> framework_of;
+  Json known_absent = Json::array();  // from the report's frameworks layer: no Python started
   if (plan.frameworks_enabled) {
     for (const auto& py : plan.pythons) {
+      auto known = plan.frameworks_present.find(py);
       for (const auto& fw : framework_names()) {
+        if (known != plan.frameworks_present.end() && !known->second.contains(fw)) {
+          known_absent.push_back({{"python", py},
+                                  {"framework", fw},
+                                  {"status", "not installed"},
+                                  {"source", "report frameworks layer"},
+                                  {"ms", 0.0}});
+          continue;
+        }
         frameworks.push_back({{py, "-c", framework_script(), fw}, {}});
         framework_of.emplace_back(py, fw);
       }
@@ -305,6 +316,17 @@ Json run_kernel_test(const Plan& plan, const RunOptions& given, const ErrorLooku
     fws.push_back(framework_entry(framework_of[i].first, framework_of[i].second, framework_out[i],
                                   options.framework_timeout));
   }
+  for (auto& a : known_absent) fws.push_back(std::move(a));
+  // Grouped by interpreter, in the order the frameworks are listed.
+  auto rank = [](const Json& f) {
+    const auto& names = framework_names();
+    return std::find(names.begin(), names.end(), f.value("framework", "")) - names.begin();
+  };
+  std::stable_sort(fws.begin(), fws.end(), [&](const Json& l, const Json& r) {
+    auto lp = l.value("python", "");
+    auto rp = r.value("python", "");
+    return lp != rp ? lp < rp : rank(l) < rank(r);
+  });
   section["frameworks"] = fws;
 
   bool pass = section["driver"].value("status", "") == "pass";

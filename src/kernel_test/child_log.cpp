@@ -34,7 +34,8 @@ ChildLog read_child_log(const ChildOutcome& outcome, std::chrono::milliseconds t
   Json failed = pending ? *pending : Json::object();
   if (!pending) {
     failed["step"] = "child process";
-    failed["scope"] = log.records.empty() ? std::string("driver") : log.records.back().value("scope", "driver");
+    failed["scope"] =
+        log.records.empty() ? std::string("driver") : log.records.back().value("scope", "driver");
     if (!log.records.empty() && log.records.back().contains("device"))
       failed["device"] = log.records.back()["device"];
   }

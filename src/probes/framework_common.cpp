@@ -1,0 +1,163 @@
+#include "probes/framework_common.h"
+
+#include <set>
+
+#include "core/fact.h"
+#include "inspect/inspect.h"
+
+namespace cudiag {
+
+namespace {
+
+Json string_array(const std::vector<std::string>& v) {
+  Json a = Json::array();
+  for (const auto& s : v) a.push_back(s);
+  return a;
+}
+
+// "libcudnn_ops.so.9" -> "libcudnn_ops.so": the prefix file versions follow.
+std::string so_prefix(const std::string& soname) {
+  auto pos = soname.find(".so");
+  return pos == std::string::npos ? soname : soname.substr(0, pos + 3);
+}
+
+// The wheel stem that ships each library in CUDA 13's shared nvidia/cu13/lib.
+std::string wheel_component_for(const std::string& library) {
+  if (library == "cudart") return "cuda-runtime";
+  if (library == "nvrtc") return "cuda-nvrtc";
+  if (library == "cupti") return "cuda-cupti";
+  return library;
+}
+
+}  // namespace
+
+Json dist_json(const InstalledDist& d) {
+  Json j = Json::object();
+  j["package"] = d.dist.name;
+  auto src = file_source(d.dist.metadata_path);
+  j["version"] = d.dist.error.empty() ? fact(d.dist.version, src) : unknown_fact(src, d.dist.error);
+  if (!d.dist.error.empty() && !d.dist.version.empty())
+    j["version"]["value"] = d.dist.version;  // from the directory name
+  j["location"] = d.site_packages;
+  return j;
+}
+
+Json cuda_requirements_json(const Distribution& d) {
+  Json a = Json::array();
+  for (const auto& r : d.requires_dist) {
+    if (!r.name.starts_with("nvidia-") && !r.name.starts_with("cuda-") && !r.name.starts_with("jax-cuda") &&
+        !r.name.starts_with("cupy-cuda"))
+      continue;
+    Json j = Json::object();
+    j["name"] = r.name;
+    j["spec"] = r.spec;
+    if (!r.extra.empty()) j["extra"] = r.extra;
+    if (!r.marker.empty()) j["marker"] = r.marker;
+    a.push_back(j);
+  }
+  return a;
+}
+
+std::string local_version_tag(const std::string& version) {
+  auto plus = version.find('+');
+  return plus == std::string::npos ? "" : version.substr(plus + 1);
+}
+
+Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures) {
+  Json j = Json::object();
+  j["path"] = path;
+  auto real = ctx.root.resolve(path);
+  if (!real) {
+    j["error"] = real.error;
+    return j;
+  }
+  if (!architectures) {
+    auto obj = read_dynamic_object(ctx.root, path);
+    if (!obj.error.empty()) j["error"] = obj.error;
+    j["needed"] = string_array(obj.needed);
+    j["rpath"] = string_array(obj.rpath);
+    j["runpath"] = string_array(obj.runpath);
+    return j;
+  }
+  // Headers only: a 1 GB libtorch_cuda.so costs a walk over its fatbin entry headers.
+  auto r = inspect::inspect_file(ctx.root.host_path(*real.path));
+  if (!r.error.empty()) j["error"] = r.error;
+  j["needed"] = string_array(r.needed);
+  j["rpath"] = string_array(r.rpath);
+  j["runpath"] = string_array(r.runpath);
+  std::set<std::string> sass_seen;
+  std::set<std::string> ptx_seen;
+  Json sass = Json::array();
+  Json ptx = Json::array();
+  for (const auto& e : r.entries) {
+    if (e.kind == inspect::EntryKind::kSass) {
+      auto name = inspect::sm_name(e.arch);
+      if (sass_seen.insert(name).second) sass.push_back(name);
+    } else if (e.kind == inspect::EntryKind::kPtx) {
+      auto name = inspect::compute_name(e.arch);
+      if (!ptx_seen.insert(name).second) continue;
+      Json p = Json::object();
+      p["arch"] = name;
+      auto isa = e.ptx_isa();
+      p["ptx_isa"] = isa ? Json(isa->text()) : Json(nullptr);
+      ptx.push_back(p);
+    }
+  }
+  Json archs = Json::object();
+  archs["sass"] = sass;
+  archs["ptx"] = ptx;
+  archs["source"] = "fatbin headers of " + path;
+  j["architectures"] = archs;
+  return j;
+}
+
+LoaderEmulation make_loader(const ProbeContext& ctx) {
+  return LoaderEmulation(ctx.root, ctx.search, ctx.env.list("LD_LIBRARY_PATH"));
+}
+
+Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader) {
+  Json a = Json::array();
+  for (const auto& r : loader.resolved()) {
+    Json j = Json::object();
+    j["soname"] = r.soname;
+    j["library"] = r.library;
+    j["needed_by"] = r.needed_by;
+    j["how"] = r.how;
+    if (r.path.empty()) {
+      j["path"] = nullptr;
+      j["via"] = "not found";
+      a.push_back(j);
+      continue;
+    }
+    j["path"] = r.path;
+    j["via"] = r.via;
+    Json version = nullptr;
+    std::string version_source;
+    auto dir = dir_name(r.real_path);
+    for (const auto& w : env.nvidia_wheels) {
+      if (w.lib_dir.empty()) continue;
+      auto wdir = ctx.root.resolve(w.lib_dir);
+      if (!wdir || *wdir.path != dir) continue;
+      // nvidia/cu13/lib is shared by several wheels: the library names its wheel.
+      if (base_name(dir_name(dir)) == "cu13" && w.component != wheel_component_for(r.library)) continue;
+      version = w.version;
+      version_source = file_source(w.metadata_path);
+      j["wheel"] = w.name;
+      break;
+    }
+    if (version.is_null()) {
+      auto v = version_from_file_name(base_name(r.real_path), so_prefix(r.soname));
+      if (!v.empty()) {
+        version = v;
+        version_source = "file name " + r.real_path;
+      }
+    }
+    j["version"] = version.is_null() ? unknown_fact("file name " + r.real_path,
+                                                    "the file name carries only the soname's major")
+                                     : fact(version, version_source);
+    a.push_back(j);
+  }
+  return a;
+}
+
+}  // namespace cudiag

@@ -1,0 +1,27 @@
+#pragma once
+// Pieces every framework reader shares: the distribution's identity, its
+// Requires-Dist on CUDA wheels, a shared object's ELF facts and device-code
+// architectures, and the loader's choice for each CUDA library it needs.
+#include <string>
+
+#include "core/json.h"
+#include "probes/framework_loader.h"
+#include "probes/framework_readers.h"
+
+namespace cudiag {
+
+// {"package", "version" (fact from METADATA), "location"}.
+Json dist_json(const InstalledDist& d);
+// Requires-Dist entries naming CUDA wheels (nvidia-*, cuda-*, jax-cuda*, cupy-cuda*).
+Json cuda_requirements_json(const Distribution& d);
+// "2.4.0+cu124" -> "cu124"; "" without a local tag.
+std::string local_version_tag(const std::string& version);
+// A shared object's DT_NEEDED/RPATH/RUNPATH and, with `architectures`, the
+// SASS and PTX targets of its fatbins (headers only, see inspect/inspect.h).
+Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures);
+// The loader's choices, each with the version of the file it picks: the
+// nvidia-* wheel's version when the file is in a wheel, else its file name's.
+Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader);
+LoaderEmulation make_loader(const ProbeContext& ctx);
+
+}  // namespace cudiag

@@ -1,0 +1,309 @@
+// The frameworks layer on a fixture machine (tests/fixtures/frameworks/machine)
+// completed with ELF files built by tests/unit/frameworks/CMakeLists.txt: the
+// environments found, what each framework records, the loader's choices, and
+// the findings the rules draw from them.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "core/errors.h"
+#include "core/fact.h"
+#include "kb/knowledge_base.h"
+#include "probes/frameworks_probe.h"
+#include "probes/library_search.h"
+#include "rules/engine.h"
+
+namespace cudiag {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kVenvSp = "/home/u/venv/lib/python3.11/site-packages";
+const std::string kCondaSp = "/opt/conda/envs/ml/lib/python3.10/site-packages";
+
+fs::path elf(const std::string& name) { return fs::path(CUDIAG_FRAMEWORKS_ELF_DIR) / name; }
+
+class FrameworksMachine : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = new fs::path(fs::path(CUDIAG_FRAMEWORKS_WORK_DIR) / "machine");
+    fs::remove_all(*root_);
+    fs::copy(fs::path(CUDIAG_TEST_DIR) / "fixtures/frameworks/machine", *root_,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    auto place = [](const std::string& from, const std::string& to) {
+      auto dest = *root_ / to.substr(1);
+      fs::create_directories(dest.parent_path());
+      fs::copy_file(elf(from), dest, fs::copy_options::overwrite_existing);
+    };
+    auto link = [](const std::string& target, const std::string& at) {
+      auto dest = *root_ / at.substr(1);
+      fs::create_directories(dest.parent_path());
+      fs::create_symlink(target, dest);
+    };
+    place("libtorch_global_deps.so", kVenvSp + "/torch/lib/libtorch_global_deps.so");
+    if (fs::exists(elf("libtorch_cuda.so")))
+      place("libtorch_cuda.so", kVenvSp + "/torch/lib/libtorch_cuda.so");
+    place("libcudnn.so.9", kVenvSp + "/nvidia/cudnn/lib/libcudnn.so.9");
+    place("libcudart.so.12", kVenvSp + "/nvidia/cuda_runtime/lib/libcudart.so.12");
+    place("libcusparse.so.12", kVenvSp + "/nvidia/cusparse/lib/libcusparse.so.12");
+    place("libnvJitLink.so.12", kVenvSp + "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
+    // An older CUDA toolkit on LD_LIBRARY_PATH and a system NCCL.
+    place("libnvJitLink.so.12", "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12.1.105");
+    link("libnvJitLink.so.12.1.105", "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12");
+    place("libnccl.so.2", "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
+    link("libnccl.so.2.18.3", "/usr/lib/x86_64-linux-gnu/libnccl.so.2");
+    place("libcudart.so.12", "/usr/lib/x86_64-linux-gnu/libcudart.so.12");
+    place("libonnxruntime_providers_cuda.so",
+          kCondaSp + "/onnxruntime/capi/libonnxruntime_providers_cuda.so");
+    fs::create_directories(*root_ / "usr/lib/python3/dist-packages/torch/lib");
+  }
+  static void TearDownTestSuite() {
+    delete root_;
+    root_ = nullptr;
+  }
+
+  static Json probe(std::map<std::string, std::string> vars, const std::vector<std::string>& pythons = {}) {
+    FsRoot root(root_->string());
+    auto env = Environment::from_map(std::move(vars));
+    LibrarySearch search(root, env);
+    ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
+    return probe_frameworks(ctx, pythons);
+  }
+
+  static std::map<std::string, std::string> user_env() {
+    return {{"VIRTUAL_ENV", "/home/u/venv"},
+            {"PATH", "/home/u/venv/bin:/usr/bin"},
+            {"HOME", "/home/u"},
+            {"LD_LIBRARY_PATH", "/usr/local/cuda-12.1/lib64"}};
+  }
+
+  static const Json* env_at(const Json& layer, const std::string& prefix) {
+    for (const auto& e : layer["environments"])
+      if (e["prefix"] == prefix) return &e;
+    return nullptr;
+  }
+  static const Json* framework(const Json& env, const std::string& name) {
+    for (const auto& f : env["frameworks"])
+      if (f["name"] == name) return &f;
+    return nullptr;
+  }
+  static const Json* load(const Json& fw, const std::string& soname) {
+    for (const auto& l : fw["loads"])
+      if (l["soname"] == soname) return &l;
+    return nullptr;
+  }
+
+  static fs::path* root_;
+};
+
+fs::path* FrameworksMachine::root_ = nullptr;
+
+TEST_F(FrameworksMachine, FindsEveryEnvironmentWithoutRunningPython) {
+  auto layer = probe(user_env());
+  const auto* venv = env_at(layer, "/home/u/venv");
+  ASSERT_NE(venv, nullptr) << layer.dump(1);
+  EXPECT_EQ((*venv)["kind"], "venv");
+  EXPECT_EQ((*venv)["python_version"], "3.11");
+  EXPECT_EQ((*venv)["site_packages"], Json::array({kVenvSp}));
+  // Both VIRTUAL_ENV and PATH's first python3 name the venv: one environment.
+  EXPECT_EQ((*venv)["found_via"].size(), 2u);
+  const auto* sys = env_at(layer, "/usr");
+  ASSERT_NE(sys, nullptr);
+  EXPECT_EQ((*sys)["python_version"], "3.11");
+  EXPECT_EQ((*sys)["site_packages"], Json::array({"/usr/lib/python3/dist-packages"}));
+  const auto* conda = env_at(layer, "/opt/conda/envs/ml");
+  ASSERT_NE(conda, nullptr);
+  EXPECT_EQ((*conda)["kind"], "conda");
+  EXPECT_EQ((*conda)["site_packages"], Json::array({kCondaSp}));
+}
+
+TEST_F(FrameworksMachine, PythonOptionMustExist) {
+  EXPECT_THROW(probe(user_env(), {"/no/such/python"}), InputError);
+  auto layer = probe({}, {"/home/u/venv/bin/python3"});
+  const auto* venv = env_at(layer, "/home/u/venv");
+  ASSERT_NE(venv, nullptr);
+  EXPECT_EQ((*venv)["found_via"][0], "--python /home/u/venv/bin/python3");
+}
+
+TEST_F(FrameworksMachine, TorchBuildAndWheels) {
+  auto layer = probe(user_env());
+  const auto& venv = *env_at(layer, "/home/u/venv");
+  const auto* torch = framework(venv, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ((*torch)["version"]["value"], "2.4.0+cu124");
+  EXPECT_EQ((*torch)["build"]["cuda"]["value"], "12.4");
+  EXPECT_EQ((*torch)["build"]["cpu_only"]["value"], false);
+  EXPECT_EQ((*torch)["build"]["local_tag"]["value"], "cu124");
+  EXPECT_EQ((*torch)["build"]["git_version"]["value"], "e4ee3be4063b7c430974252fdf7db42273388d86");
+  // The long description after METADATA's headers is not parsed.
+  EXPECT_EQ((*torch)["requires"].size(), 4u);
+  EXPECT_EQ(venv["nvidia_wheels"].size(), 4u);
+  for (const auto& w : venv["nvidia_wheels"]) EXPECT_EQ(w["cuda_major"], 12) << w.dump();
+}
+
+TEST_F(FrameworksMachine, LoaderOrderRpathLdLibraryPathRunpath) {
+  auto layer = probe(user_env());
+  const auto& torch = *framework(*env_at(layer, "/home/u/venv"), "torch");
+  const auto* cudnn = load(torch, "libcudnn.so.9");
+  ASSERT_NE(cudnn, nullptr) << torch["loads"].dump(1);
+  EXPECT_EQ((*cudnn)["via"], "RPATH $ORIGIN/../../nvidia/cudnn/lib");
+  EXPECT_EQ((*cudnn)["wheel"], "nvidia-cudnn-cu12");
+  EXPECT_EQ((*cudnn)["version"]["value"], "9.1.0.70");
+  // No nccl wheel: the system copy through the default path, versioned by its file name.
+  const auto* nccl = load(torch, "libnccl.so.2");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ((*nccl)["path"], "/usr/lib/x86_64-linux-gnu/libnccl.so.2");
+  EXPECT_EQ((*nccl)["version"]["value"], "2.18.3");
+  // libcusparse's RUNPATH comes after LD_LIBRARY_PATH: the old toolkit's nvJitLink wins.
+  const auto* jit = load(torch, "libnvJitLink.so.12");
+  ASSERT_NE(jit, nullptr);
+  EXPECT_EQ((*jit)["via"], "LD_LIBRARY_PATH");
+  EXPECT_EQ((*jit)["needed_by"], kVenvSp + "/nvidia/cusparse/lib/libcusparse.so.12");
+  EXPECT_EQ((*jit)["version"]["value"], "12.1.105");
+  // Without LD_LIBRARY_PATH the RUNPATH finds the wheel's.
+  auto vars = user_env();
+  vars.erase("LD_LIBRARY_PATH");
+  auto clean = probe(vars);
+  const auto* jit2 = load(*framework(*env_at(clean, "/home/u/venv"), "torch"), "libnvJitLink.so.12");
+  ASSERT_NE(jit2, nullptr);
+  EXPECT_EQ((*jit2)["via"], "RUNPATH $ORIGIN/../../nvjitlink/lib");
+  EXPECT_EQ((*jit2)["version"]["value"], "12.4.127");
+}
+
+TEST_F(FrameworksMachine, TorchArchitecturesFromFatbinHeaders) {
+  if (!fs::exists(elf("libtorch_cuda.so")))
+    GTEST_SKIP() << "nvcc was not found at build time: no libtorch_cuda.so with device code";
+  auto layer = probe(user_env());
+  const auto& torch = *framework(*env_at(layer, "/home/u/venv"), "torch");
+  const Json* archs = nullptr;
+  for (const auto& b : torch["binaries"])
+    if (b.contains("architectures")) archs = &b["architectures"];
+  ASSERT_NE(archs, nullptr) << torch["binaries"].dump(1);
+  EXPECT_EQ((*archs)["sass"], Json::array({"sm_75", "sm_80", "sm_86"}));
+  ASSERT_EQ((*archs)["ptx"].size(), 1u);
+  EXPECT_EQ((*archs)["ptx"][0]["arch"], "compute_86");
+}
+
+TEST_F(FrameworksMachine, OtherFrameworks) {
+  auto layer = probe(user_env());
+  const auto& ml = *env_at(layer, "/opt/conda/envs/ml");
+  const auto* tf = framework(ml, "tensorflow");
+  ASSERT_NE(tf, nullptr);
+  EXPECT_EQ((*tf)["build"]["cuda"]["value"], "12.2");
+  EXPECT_EQ((*tf)["build"]["cudnn"]["value"], "8");
+  EXPECT_EQ((*tf)["build"]["cpu_only"]["value"], false);
+  EXPECT_EQ((*tf)["build"]["cuda_compute_capabilities"]["value"].size(), 5u);
+  EXPECT_EQ((*tf)["requires"][0]["extra"], "and-cuda");
+  const auto* jax = framework(ml, "jax");
+  ASSERT_NE(jax, nullptr);
+  EXPECT_EQ((*jax)["version"]["value"], "0.7.1");
+  EXPECT_EQ((*jax)["build"]["cuda_major"]["value"], 13);
+  EXPECT_EQ((*jax)["plugins"].size(), 2u);
+  const auto* ort = framework(ml, "onnxruntime");
+  ASSERT_NE(ort, nullptr);
+  EXPECT_EQ((*ort)["package"], "onnxruntime-gpu");
+  EXPECT_EQ((*ort)["build"]["cudnn_major"]["value"], 8);
+  const auto* cudnn8 = load(*ort, "libcudnn.so.8");
+  ASSERT_NE(cudnn8, nullptr);
+  EXPECT_TRUE((*cudnn8)["path"].is_null());
+  const auto* cupy = framework(ml, "cupy");
+  ASSERT_NE(cupy, nullptr);
+  EXPECT_EQ((*cupy)["build"]["cuda_major"]["value"], 12);
+  const auto& sys_torch = *framework(*env_at(layer, "/usr"), "torch");
+  EXPECT_TRUE(sys_torch["build"]["cuda"]["value"].is_null());
+  EXPECT_EQ(sys_torch["build"]["cpu_only"]["value"], true);
+  EXPECT_EQ(sys_torch["version"]["value"], "1.13.0a0+gitunknown");
+}
+
+// A report around the probed layer: driver 535 (CUDA 12.2) and one GPU of compute capability `cc`.
+Json report_with_gpu(const Json& frameworks, const std::string& cc) {
+  Json r = Json::object();
+  r["kernel_driver"] = Json::object();
+  r["kernel_driver"]["version"] = fact("535.104.05", "file:/proc/driver/nvidia/version");
+  Json dev = Json::object();
+  dev["bus_id"] = "0000:01:00.0";
+  dev["kind"] = "gpu";
+  dev["compute_capability"] = fact(cc, "test");
+  r["kernel_driver"]["pci_devices"] = Json::array({dev});
+  r["frameworks"] = frameworks;
+  return r;
+}
+
+std::vector<Finding> findings(const Json& report, const std::string& id) {
+  auto d = diagnose(report, kb::KnowledgeBase::builtin());
+  std::vector<Finding> out;
+  for (auto& f : d.findings)
+    if (f.id == id) out.push_back(f);
+  return out;
+}
+
+TEST_F(FrameworksMachine, RulesOnTheFixtureMachine) {
+  auto report = report_with_gpu(probe(user_env()), "8.9");
+  auto cpu = findings(report, "frameworks.cpu_only_build_with_gpu");
+  ASSERT_EQ(cpu.size(), 1u);
+  EXPECT_NE(cpu[0].message.find("torch 1.13.0a0+gitunknown in /usr"), std::string::npos) << cpu[0].message;
+
+  // torch cu124 on a 12.2 driver: minor-version compatibility (warning); JAX's CUDA 13 plugin: error.
+  auto drv = findings(report, "frameworks.cuda_build_needs_newer_driver");
+  ASSERT_EQ(drv.size(), 2u);
+  const Finding* torch_drv = nullptr;
+  const Finding* jax_drv = nullptr;
+  for (const auto& f : drv) (f.message.find("jax") != std::string::npos ? jax_drv : torch_drv) = &f;
+  ASSERT_TRUE(torch_drv && jax_drv);
+  EXPECT_EQ(torch_drv->severity, Severity::kWarning);
+  EXPECT_NE(torch_drv->message.find("CUDA 12.4"), std::string::npos) << torch_drv->message;
+  EXPECT_EQ(jax_drv->severity, Severity::kError);
+
+  auto shadowed = findings(report, "frameworks.library_shadowed");
+  ASSERT_EQ(shadowed.size(), 1u);
+  EXPECT_EQ(shadowed[0].severity, Severity::kError);
+  EXPECT_NE(shadowed[0].message.find("libnvJitLink.so.12 12.1.105"), std::string::npos)
+      << shadowed[0].message;
+  EXPECT_NE(shadowed[0].remediation.find("/usr/local/cuda-12.1/lib64"), std::string::npos);
+
+  auto mismatch = findings(report, "frameworks.library_version_mismatch");
+  ASSERT_EQ(mismatch.size(), 1u);
+  EXPECT_EQ(mismatch[0].severity, Severity::kWarning);
+  EXPECT_NE(mismatch[0].message.find("nvidia-nccl-cu12==2.20.5"), std::string::npos) << mismatch[0].message;
+
+  // ONNX Runtime's provider needs libcudnn.so.8 (DT_NEEDED: error); JAX's CUDA 13
+  // plugin would dlopen libraries that exist nowhere (warnings: it falls back to the CPU).
+  auto missing = findings(report, "frameworks.library_not_found");
+  std::vector<Finding> missing_errors;
+  for (const auto& f : missing)
+    if (f.severity == Severity::kError) missing_errors.push_back(f);
+  ASSERT_EQ(missing_errors.size(), 1u);
+  EXPECT_NE(missing_errors[0].message.find("libcudnn.so.8"), std::string::npos);
+  EXPECT_EQ(missing.size(), 4u);
+
+  EXPECT_EQ(findings(report, "frameworks.mixed_cuda_majors").size(), 1u);
+  // sm_86 SASS runs on 8.9 and TensorFlow has sm_80: nothing to say about architectures.
+  EXPECT_TRUE(findings(report, "frameworks.ptx_jit_needed").empty());
+  EXPECT_TRUE(findings(report, "frameworks.no_kernel_for_gpu").empty());
+}
+
+TEST_F(FrameworksMachine, ArchitectureRules) {
+  if (!fs::exists(elf("libtorch_cuda.so"))) GTEST_SKIP() << "nvcc was not found at build time";
+  auto layer = probe(user_env());
+  // Hopper: no sm_9x SASS; the compute_86 PTX nvcc 13 wrote needs a newer JIT than driver 535's.
+  auto hopper = findings(report_with_gpu(layer, "9.0"), "frameworks.no_kernel_for_gpu");
+  ASSERT_FALSE(hopper.empty());
+  EXPECT_NE(hopper[0].message.find("torch 2.4.0+cu124"), std::string::npos) << hopper[0].message;
+  // Volta: older than every architecture the build carries.
+  auto volta = findings(report_with_gpu(layer, "7.0"), "frameworks.gpu_older_than_build");
+  ASSERT_FALSE(volta.empty());
+  EXPECT_NE(volta[0].message.find("torch"), std::string::npos);
+}
+
+TEST_F(FrameworksMachine, NoGpuNoGpuFindings) {
+  Json report = Json::object();
+  report["kernel_driver"] = Json::object();
+  report["kernel_driver"]["pci_devices"] = Json::array();
+  report["frameworks"] = probe(user_env());
+  EXPECT_TRUE(findings(report, "frameworks.cpu_only_build_with_gpu").empty());
+  EXPECT_TRUE(findings(report, "frameworks.gpu_older_than_build").empty());
+}
+
+}  // namespace
+}  // namespace cudiag

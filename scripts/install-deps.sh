@@ -29,6 +29,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   libcuda1 libnvidia-ml1 nvidia-smi
+  # The frameworks tests: a real (CPU-only) PyTorch and venvs for real nvidia-* wheels.
+  python3-torch python3-venv
 )
 missing=()
 for p in "${packages[@]}"; do

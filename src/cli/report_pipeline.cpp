@@ -11,6 +11,9 @@ namespace cudiag {
 void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_flag("--no-library-calls", args.no_library_calls,
                "Read CUDA library versions from file names instead of calling each library (faster)");
+  app.add_option("--python", args.pythons,
+                 "A Python interpreter or environment directory whose frameworks to inspect (repeatable; read, never run)");
+  app.add_flag("--no-frameworks", args.no_frameworks, "Skip the frameworks layer (Python environments)");
 }
 
 int diagnose_into(Json& report, const GlobalOptions& global) {
@@ -29,6 +32,8 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
   options.library_calls = !args.no_library_calls;
+  options.pythons = args.pythons;
+  options.frameworks = !args.no_frameworks;
   options.error_name = [&kb](std::string_view api, long code) -> std::string {
     const auto* e = kb.error(api, code);
     return e ? e->name : "";

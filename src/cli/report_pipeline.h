@@ -13,6 +13,8 @@ namespace cudiag {
 
 struct PipelineArgs {
   bool no_library_calls = false;  // versions of CUDA libraries from file names only (faster)
+  std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
+  bool no_frameworks = false;        // skip the frameworks layer
 };
 
 struct PipelineResult {

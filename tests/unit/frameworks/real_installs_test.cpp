@@ -4,8 +4,8 @@
 // the first time this test runs (skipped when PyPI cannot be reached).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 #include "probes/framework_loader.h"

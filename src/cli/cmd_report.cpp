@@ -12,6 +12,7 @@ namespace {
 struct ReportArgs {
   std::string format = "json";
   std::string output;
+  bool include_identity = false;
   PipelineArgs pipeline;
 };
 
@@ -20,9 +21,11 @@ CommandRun setup_report(CLI::App& app, const GlobalOptions& global) {
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(report_formats()));
   app.add_option("-o,--output", args->output, "Write to FILE (atomically) instead of stdout");
   add_pipeline_options(app, args->pipeline);
+  add_no_collect_option(app, args->pipeline);
+  add_identity_flag(app, args->include_identity);
   return [args, &global] {
     auto result = run_pipeline(global, args->pipeline);
-    auto text = render_report(result.report, args->format, render_options(global, args->output.empty()));
+    auto text = render_report(result.report, args->format, render_options(global, args->output.empty(), args->include_identity));
     if (args->output.empty()) {
       std::cout << text;
     } else {

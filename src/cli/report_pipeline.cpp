@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "kb/knowledge_base.h"
+#include "probes/container_probe.h"
+#include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
 
@@ -11,9 +13,22 @@ namespace cudiag {
 void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_flag("--no-library-calls", args.no_library_calls,
                "Read CUDA library versions from file names instead of calling each library (faster)");
+  app.add_option("--image-digest", args.image_digest,
+                 "The container image's digest (sha256:..., or NAME@sha256:...), recorded in the report's `container` key")
+      ->check([](const std::string& d) {
+        auto why = image_digest_error(d);
+        return why.empty() ? why : d + ": " + why;
+      });
   app.add_option("--python", args.pythons,
                  "A Python interpreter or environment directory whose frameworks to inspect (repeatable; read, never run)");
   app.add_flag("--no-frameworks", args.no_frameworks, "Skip the frameworks layer (Python environments)");
+  app.add_option("--assume", args.assumptions,
+                 "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
+                 "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0");
+}
+
+void add_no_collect_option(CLI::App& app, PipelineArgs& args) {
+  app.add_flag("--no-collect", args.no_collect, "Collect nothing: diagnose only what --assume says");
 }
 
 int diagnose_into(Json& report, const GlobalOptions& global) {
@@ -32,6 +47,7 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
   options.library_calls = !args.no_library_calls;
+  options.image_digest = args.image_digest;
   options.pythons = args.pythons;
   options.frameworks = !args.no_frameworks;
   options.error_name = [&kb](std::string_view api, long code) -> std::string {
@@ -39,7 +55,9 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
     return e ? e->name : "";
   };
   PipelineResult result;
-  result.report = collect_report(options);
+  result.report = args.no_collect ? new_report() : collect_report(options);
+  if (args.no_collect) result.report["collected"] = false;
+  apply_assumptions(result.report, args.assumptions, kb);
   result.exit_code = diagnose_into(result.report, global);
   return result;
 }

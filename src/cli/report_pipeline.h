@@ -13,8 +13,11 @@ namespace cudiag {
 
 struct PipelineArgs {
   bool no_library_calls = false;  // versions of CUDA libraries from file names only (faster)
+  std::string image_digest;       // recorded in the report's `container` key
   std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
   bool no_frameworks = false;        // skip the frameworks layer
+  std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
+  bool no_collect = false;               // --no-collect: diagnose only the assumptions
 };
 
 struct PipelineResult {
@@ -23,9 +26,12 @@ struct PipelineResult {
 };
 
 void add_pipeline_options(CLI::App& app, PipelineArgs& args);
+// --no-collect, for the commands whose output is the diagnosis (check, report).
+void add_no_collect_option(CLI::App& app, PipelineArgs& args);
 PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& args);
 
 // Diagnoses a report (collected or loaded) in place and returns the exit code.
+// Findings of an earlier diagnosis in the report are replaced.
 int diagnose_into(Json& report, const GlobalOptions& global);
 
 }  // namespace cudiag

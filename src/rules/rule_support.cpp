@@ -173,7 +173,9 @@ std::vector<GpuView> gpus(const Json& report, const kb::KnowledgeBase& kb) {
       g.fact = fmt::format("kernel_driver.pci_devices[{}]", i);
       g.bus_id = str_field(d, "bus_id");
       g.bound_driver = str_field(d, "bound_driver");
-      g.source = d.contains("device_id") && d["device_id"].is_object() ? d["device_id"].value("source", "") : "";
+      for (const char* key : {"device_id", "compute_capability", "name", "bus_id"}) {
+        if (g.source.empty() && d.contains(key) && d[key].is_object()) g.source = d[key].value("source", "");
+      }
       if (auto id = parse_hex(str_field(d, "device_id"))) g.kb_gpu = kb.gpu_by_pci_id(*id);
       if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
       g.name = str_field(d, "name");
@@ -244,5 +246,46 @@ std::optional<long> first_branch_for_cuda(const kb::KnowledgeBase& kb, const Ver
   }
   return std::nullopt;
 }
+
+Finding make_finding(std::string id, std::string layer, Severity severity, std::string message, std::string remediation) {
+  Finding f;
+  f.id = std::move(id);
+  f.layer = std::move(layer);
+  f.severity = severity;
+  f.message = std::move(message);
+  f.remediation = std::move(remediation);
+  return f;
+}
+
+void add_doc(Finding& f, std::string url, std::string section) {
+  for (const auto& d : f.docs) {
+    if (d.url == url && d.section == section) return;
+  }
+  f.docs.push_back({std::move(url), std::move(section)});
+}
+
+std::string CallFailure::describe() const { return name.empty() ? fmt::format("error {}", code) : fmt::format("{} ({})", name, code); }
+
+std::optional<CallFailure> failed_call(const Json& report, const std::string& path) {
+  auto code = code_at(report, path);
+  if (!code || *code == 0) return std::nullopt;
+  CallFailure c;
+  c.code = *code;
+  if (auto name = string_at(report, path)) c.name = *name;
+  return c;
+}
+
+std::string fact_error(const Json& report, const std::string& path) {
+  const Json& node = fact_at(report, path);
+  if (!node.is_object() || !node.contains("error") || !node["error"].is_string()) return "";
+  return node["error"].get<std::string>();
+}
+
+std::string sentence_body(std::string text) {
+  while (!text.empty() && (text.back() == '.' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+long branch_of(const Version& driver) { return driver.major(); }
 
 }  // namespace cudiag::rules

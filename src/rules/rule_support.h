@@ -81,6 +81,29 @@ std::string file_of(const std::string& path);
 // "libcublas.so.12.4.5.8" -> 12 (the soname's major), nullopt if the name has none.
 std::optional<long> soname_major(const std::string& file_name);
 
+// A finding with its fixed parts; evidence and docs are added by the rule.
+Finding make_finding(std::string id, std::string layer, Severity severity, std::string message, std::string remediation);
+void add_doc(Finding& f, std::string url, std::string section);
+
+// The outcome code of an API-call fact at `path` when the call did not
+// succeed, with its name ("CUDA_ERROR_NO_DEVICE (100)"); nullopt when it
+// succeeded or was never made.
+struct CallFailure {
+  long code = 0;
+  std::string name;
+  std::string describe() const;  // "CUDA_ERROR_NO_DEVICE (100)"
+};
+std::optional<CallFailure> failed_call(const Json& report, const std::string& path);
+// Why a child that should have made a call gave no answer (timed out,
+// crashed, could not load), or "" — from the fact's "error" field.
+std::string fact_error(const Json& report, const std::string& path);
+
+// A sentence without its final period, to embed in another sentence.
+std::string sentence_body(std::string text);
+
+// The branch number of a driver version (535.104.05 -> 535).
+long branch_of(const Version& driver);
+
 // The branch that first reports at least `cuda` (e.g. 12.8 -> R570), or nullopt.
 std::optional<long> first_branch_for_cuda(const kb::KnowledgeBase& kb, const Version& cuda);
 

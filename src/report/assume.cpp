@@ -1,0 +1,175 @@
+#include "report/assume.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "core/version.h"
+#include "probes/environment.h"
+#include "probes/library_catalog.h"
+
+namespace cudiag {
+
+namespace {
+
+Json assumed(Json value, const std::string& key) {
+  Json f = Json::object();
+  f["value"] = std::move(value);
+  f["source"] = "assume:" + key;
+  return f;
+}
+
+Json& object_at(Json& parent, const std::string& key) {
+  if (!parent.contains(key) || !parent[key].is_object()) parent[key] = Json::object();
+  return parent[key];
+}
+
+Json& array_at(Json& parent, const std::string& key) {
+  if (!parent.contains(key) || !parent[key].is_array()) parent[key] = Json::array();
+  return parent[key];
+}
+
+Version parse_version(const std::string& key, const std::string& value) {
+  auto v = Version::parse(value);
+  if (!v) throw InputError(fmt::format("--assume {}={}: not a version", key, value));
+  return *v;
+}
+
+void assume_driver(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
+  auto v = parse_version("driver", value);
+  if (v.major() < 100) throw InputError(fmt::format("--assume driver={}: not an NVIDIA driver release (e.g. 535.104.05)", value));
+  Json& kd = object_at(report, "kernel_driver");
+  kd["version"] = assumed(v.text(), "driver");
+  object_at(kd, "modules")["nvidia"] = assumed(true, "driver");
+  // The libraries' answers, where the report has them, become the assumed
+  // driver's; without them the rules take the CUDA version from the branch.
+  auto cuda = kb.cuda_for_driver(v);
+  for (const char* layer : {"driver_api", "nvml"}) {
+    if (!report.contains(layer) || !report[layer].is_object()) continue;
+    Json& l = report[layer];
+    l[layer == std::string("nvml") ? "driver_version" : "library_version"] = assumed(v.text(), "driver");
+    if (cuda) l["cuda_driver_version"] = assumed(cuda->text(), "driver");
+    l.erase("kernel_module_mismatch");
+  }
+}
+
+// A forward-compatibility libcuda of this release on the loader path.
+void assume_compat(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
+  auto v = parse_version("compat", value);
+  Json& api = object_at(report, "driver_api");
+  api["forward_compat_package"] = assumed(true, "compat");
+  api["library_version"] = assumed(v.text(), "compat");
+  api["picked"] = assumed("/usr/local/cuda/compat/libcuda.so." + v.text(), "compat");
+  const auto* release = kb.forward_compat().release_for(v);
+  auto cuda = release ? std::optional<Version>(release->cuda) : kb.cuda_for_driver(v);
+  if (cuda) api["cuda_driver_version"] = assumed(cuda->text(), "compat");
+}
+
+void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
+  Json gpu = Json::object();
+  Json& pci = array_at(object_at(report, "kernel_driver"), "pci_devices");
+  gpu["bus_id"] = assumed(fmt::format("assume:{}", pci.size()), "gpu");
+  gpu["kind"] = "gpu";
+  if (auto match = kb.arch_match(value)) {
+    gpu["compute_capability"] = assumed(match->arch->cc.text(), "gpu");
+  } else {
+    auto products = kb.gpus_matching(value);
+    if (products.empty())
+      throw InputError(fmt::format("--assume gpu={}: no such GPU or architecture in the knowledge base (try `cudiag kb gpu`)", value));
+    gpu["name"] = assumed(products.front()->name, "gpu");
+    gpu["device_id"] = assumed(fmt::format("0x{:04x}", products.front()->pci_id), "gpu");
+    gpu["compute_capability"] = assumed(products.front()->cc.text(), "gpu");
+  }
+  pci.push_back(std::move(gpu));
+}
+
+void assume_runtime(Json& report, const std::string& value) {
+  auto v = parse_version("cuda_runtime", value);
+  Json rt = Json::object();
+  rt["path"] = fmt::format("assume:libcudart.so.{}", v.major());
+  rt["runtime_version"] = assumed(fmt::format("{}.{}", v.major(), v.minor()), "cuda_runtime");
+  Json& layer = object_at(report, "cuda_runtime");
+  array_at(layer, "runtimes").push_back(std::move(rt));
+}
+
+void assume_library(Json& report, const LibraryKind& kind, const std::string& value) {
+  auto v = parse_version(kind.key, value);
+  Json inst = Json::object();
+  inst["path"] = fmt::format("assume:{}.{}", kind.file_prefix, v.major());
+  inst["version"] = assumed(v.text(), kind.key);
+  Json& lib = object_at(object_at(report, "libraries"), kind.key);
+  lib["name"] = kind.display;
+  array_at(lib, "instances").push_back(std::move(inst));
+  Json& distinct = array_at(lib, "distinct_versions");
+  bool seen = false;
+  for (const auto& d : distinct) seen = seen || d == Json(v.text());
+  if (!seen) distinct.push_back(v.text());
+  const bool several = distinct.size() > 1;  // before adding a key to lib moves `distinct`
+  lib["multiple_versions"] = several;
+}
+
+void assume_container(Json& report, const std::string& value) {
+  static const char* kinds[] = {"docker", "podman", "kubernetes", "apptainer", "singularity", "lxc"};
+  if (std::none_of(std::begin(kinds), std::end(kinds), [&](const char* k) { return value == k; }))
+    throw InputError(fmt::format("--assume container={}: expected docker, podman, kubernetes, apptainer, singularity or lxc", value));
+  Json& c = object_at(object_at(report, "host"), "container");
+  c["kind"] = assumed(value, "container");
+  c["nvidia_runtime"] = assumed(true, "container");
+}
+
+void assume_env(Json& report, const std::string& name, const std::string& value) {
+  if (!is_allowlisted_variable(name))
+    throw InputError(fmt::format("--assume env.{}: not a variable cudiag reads (see the environment allowlist)", name));
+  Json& e = object_at(object_at(report, "host"), "environment");
+  Json f = Json::object();
+  f["value"] = value;
+  f["source"] = "assume:env." + name;
+  e[name] = std::move(f);
+}
+
+}  // namespace
+
+const std::vector<std::string>& assumption_keys() {
+  static const std::vector<std::string> keys = {"driver", "compat", "gpu", "cuda_runtime", "container", "env.NAME", "<library>"};
+  return keys;
+}
+
+void apply_assumptions(Json& report, const std::vector<std::string>& assumptions, const kb::KnowledgeBase& kb) {
+  if (assumptions.empty()) return;
+  // Collected apart and stored last: ordered_json keeps members in a vector,
+  // so a reference into the report dies when an assumption adds a layer.
+  Json record = report.contains("assumptions") && report["assumptions"].is_array() ? report["assumptions"] : Json::array();
+  for (const auto& a : assumptions) {
+    auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--assume {}: expected KEY=VALUE (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
+                                   "or a library such as cudnn)",
+                                   a));
+    std::string key = a.substr(0, eq);
+    std::string value = a.substr(eq + 1);
+    if (key == "driver") {
+      assume_driver(report, value, kb);
+    } else if (key == "compat") {
+      assume_compat(report, value, kb);
+    } else if (key == "gpu") {
+      assume_gpu(report, value, kb);
+    } else if (key == "cuda_runtime" || key == "cuda" || key == "runtime") {
+      assume_runtime(report, value);
+    } else if (key == "container") {
+      assume_container(report, value);
+    } else if (key.starts_with("env.")) {
+      assume_env(report, key.substr(4), value);
+    } else if (const auto* kind = find_library_kind(key)) {
+      assume_library(report, *kind, value);
+    } else {
+      throw InputError(fmt::format("--assume {}: unknown key '{}' (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
+                                   "or a library such as cudnn, nccl, cublas)",
+                                   a, key));
+    }
+    record.push_back(a);
+  }
+  report["assumptions"] = std::move(record);
+}
+
+}  // namespace cudiag

@@ -1,0 +1,142 @@
+// Rules for the driver_api layer (libcuda): is there one on the loader's
+// path, does it load, does cuInit succeed, is it the same release as the
+// kernel module, and are several different ones reachable.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "rules/engine.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::rules {
+namespace {
+
+constexpr const char* kDriverApiInit = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html";
+constexpr long kCompatNotSupportedOnDevice = 804;
+constexpr long kSystemDriverMismatch = 803;
+
+void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
+  if (!present(report, "driver_api")) return;
+  const Json& candidates = fact_at(report, "driver_api.candidates");
+  if (!candidates.is_array()) return;
+  if (candidates.empty()) {
+    auto f = make_finding("driver_api.library_missing", "driver_api", Severity::kError,
+                          "No libcuda.so.1 is on this machine: the CUDA user-space driver is not installed (or, in a container, was "
+                          "not mounted by the NVIDIA runtime).",
+                          "Install the driver's CUDA library (Debian/Ubuntu: libcuda1 / libnvidia-compute-<branch>, the same release as "
+                          "the kernel module); in a container, start it with the NVIDIA runtime and NVIDIA_DRIVER_CAPABILITIES "
+                          "including compute.");
+    f.evidence.push_back(evidence_from(report, "driver_api.picked"));
+    add_doc(f, kDriverApiInit, "cuInit");
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!string_at(report, "driver_api.picked")) {
+    std::string where = candidates[0].value("path", "");
+    auto f = make_finding("driver_api.not_on_loader_path", "driver_api", Severity::kError,
+                          fmt::format("libcuda exists ({}) but the dynamic loader would not find libcuda.so.1: it is neither in "
+                                      "LD_LIBRARY_PATH, nor in /etc/ld.so.cache, nor in a default directory.",
+                                      where),
+                          fmt::format("Run `sudo ldconfig` (and add {} to a file in /etc/ld.so.conf.d/ if it is not listed), or add it to "
+                                      "LD_LIBRARY_PATH.",
+                                      dir_of(where)));
+    f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
+    out.push_back(std::move(f));
+  }
+  std::set<std::string> versions;
+  for (const auto& c : candidates) {
+    if (c.contains("file_version") && c["file_version"].is_string()) {
+      auto v = Version::parse(c["file_version"].get<std::string>());
+      if (v && v->major() >= 100) versions.insert(v->text());
+    }
+  }
+  if (versions.size() > 1) {
+    std::string list;
+    for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
+    auto picked = string_at(report, "driver_api.picked").value_or("none");
+    auto f = make_finding("driver_api.multiple_libcuda", "driver_api", Severity::kWarning,
+                          fmt::format("Several libcuda releases are reachable ({}); a process without RPATH loads {}.", list, picked),
+                          "Remove the libcuda that does not match the kernel module (leftovers of an older driver or a copied "
+                          "library), or keep only the intended one on LD_LIBRARY_PATH.");
+    f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
+    f.evidence.push_back(evidence_from(report, "driver_api.picked"));
+    out.push_back(std::move(f));
+  }
+}
+
+void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  if (!string_at(report, "driver_api.picked")) return;
+  auto load_error = fact_error(report, "driver_api.load");
+  if (!load_error.empty()) {
+    auto f = make_finding("driver_api.load_failed", "driver_api", Severity::kError,
+                          fmt::format("Loading libcuda ({}) failed: {}.", string_at(report, "driver_api.picked").value_or(""), load_error),
+                          "Reinstall the user-space driver so libcuda and its dependencies are one release; a libcuda that hangs or "
+                          "crashes while loading points at a broken installation or a mismatched copy.");
+    f.evidence.push_back(evidence_from(report, "driver_api.load"));
+    out.push_back(std::move(f));
+    return;
+  }
+  auto init = failed_call(report, "driver_api.cuInit");
+  if (!init) {
+    auto init_error = fact_error(report, "driver_api.cuInit");
+    if (!init_error.empty()) {
+      auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError, fmt::format("cuInit gave no answer: {}.", init_error),
+                            "A cuInit that hangs or crashes usually means the kernel module is wedged (check `dmesg | grep -i nvrm`; "
+                            "a reboot clears it) or a GPU fell off the bus (Xid 79).");
+      f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
+      add_doc(f, kDriverApiInit, "cuInit");
+      out.push_back(std::move(f));
+    }
+    return;
+  }
+  // 803 and 804 belong to forward compatibility; its rule explains them.
+  if (init->code == kCompatNotSupportedOnDevice || init->code == kSystemDriverMismatch) return;
+  const auto* e = kb.error("driver", init->code);
+  std::string remedy;
+  switch (init->code) {
+    case 100:
+      remedy = "Make a GPU visible: see the kernel_driver and host layers (no GPU, module not loaded, CUDA_VISIBLE_DEVICES, "
+               "container without GPU access).";
+      break;
+    case 999:
+      remedy = "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel module are one "
+               "release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
+      break;
+    case 35:
+      remedy = "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda copy.";
+      break;
+    default:
+      remedy = e && !e->note.empty() ? e->note : "See the error's documentation and the kernel_driver layer.";
+  }
+  auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError,
+                        fmt::format("cuInit → {}{}.", init->describe(), e ? ": " + sentence_body(e->meaning) : ""), remedy);
+  f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
+  if (e) add_docs(f, *e);
+  add_doc(f, kDriverApiInit, "cuInit");
+  out.push_back(std::move(f));
+}
+
+void user_kernel_mismatch(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
+  if (!bool_at(report, "driver_api.kernel_module_mismatch").value_or(false)) return;
+  if (bool_at(report, "driver_api.forward_compat_package").value_or(false)) return;  // a compat libcuda differs on purpose
+  auto kmod = string_at(report, "kernel_driver.version").value_or("?");
+  auto user = string_at(report, "driver_api.library_version").value_or("?");
+  auto f = make_finding(
+      "driver_api.user_kernel_mismatch", "driver_api", Severity::kError,
+      fmt::format("The user-space driver (libcuda {}) and the loaded kernel module ({}) are different releases: the \"driver/library "
+                  "version mismatch\" state, in which cuInit and NVML fail.",
+                  user, kmod),
+      "Reboot so the kernel module of the installed driver loads (usual after a driver upgrade), or install the libraries of the "
+      "module's release; in a container, do not install driver libraries in the image — the NVIDIA runtime mounts the host's.");
+  f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
+  f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
+  add_doc(f, kDriverApiInit, "cuInit");
+  out.push_back(std::move(f));
+}
+
+const RegisterRule kLibrary{{"driver_api.library", library}};
+const RegisterRule kInit{{"driver_api.init", load_and_init}};
+const RegisterRule kMismatch{{"driver_api.user_kernel_mismatch", user_kernel_mismatch}};
+
+}  // namespace
+}  // namespace cudiag::rules

@@ -1,0 +1,99 @@
+// Forward compatibility (a cuda-compat libcuda from …/compat/ in use): only
+// on data-center GPUs (else cuInit → 804), only over a host driver branch the
+// compat library lists (else 803), and only when it is newer than the host
+// driver. Facts from the forward_compat table.
+#include <fmt/format.h>
+
+#include "rules/engine.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::rules {
+namespace {
+
+constexpr long kCompatNotSupportedOnDevice = 804;
+constexpr long kSystemDriverMismatch = 803;
+
+const kb::CompatRule* compat_rule(const kb::KnowledgeBase& kb, std::string_view id) {
+  for (const auto& r : kb.forward_compat().rules) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+void cite(Finding& f, const kb::KnowledgeBase& kb, std::string_view rule_id) {
+  if (const auto* r = compat_rule(kb, rule_id)) add_docs(f, *r);
+}
+
+void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  bool in_use = bool_at(report, "driver_api.forward_compat_package").value_or(false);
+  auto init = failed_call(report, "driver_api.cuInit");
+  long code = init ? init->code : 0;
+  if (!in_use && code != kCompatNotSupportedOnDevice && code != kSystemDriverMismatch) return;
+  auto compat = version_at(report, "driver_api.library_version");
+  auto kmod = version_at(report, "kernel_driver.version");
+  std::string compat_text = compat ? compat->text() : "of unknown release";
+  std::string picked = string_at(report, "driver_api.picked").value_or("a …/compat/ directory");
+
+  // 804: the GPU is not one forward compatibility supports.
+  std::vector<GpuView> unsupported;
+  for (const auto& g : gpus(report, kb)) {
+    if (!g.segment.empty() && g.segment.find("datacenter") == std::string::npos) unsupported.push_back(g);
+  }
+  if (code == kCompatNotSupportedOnDevice || !unsupported.empty()) {
+    std::string which = unsupported.empty() ? "the visible GPU" : unsupported.front().label;
+    auto f = make_finding("driver_api.forward_compat_unsupported_gpu", "driver_api", Severity::kError,
+                          fmt::format("The forward-compatibility libcuda {} ({}) is in use, but {} is not a data-center GPU; forward "
+                                      "compatibility is refused (cuInit → CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804).",
+                                      compat_text, picked, which),
+                          "Take the compat directory off the loader path (LD_LIBRARY_PATH, /etc/ld.so.conf.d/) so the host driver's "
+                          "libcuda loads, and upgrade the host driver instead; or hide the unsupported GPU with CUDA_VISIBLE_DEVICES.");
+    f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
+    if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
+    for (const auto& g : unsupported) f.evidence.push_back(evidence(g.fact, g.label + " (" + g.segment + ")", g.source));
+    cite(f, kb, "gpu-class");
+    out.push_back(std::move(f));
+    return;
+  }
+  // 803: the compat library does not list the host's branch, or is not newer.
+  const kb::CompatRelease* release = compat ? kb.forward_compat().release_for(*compat) : nullptr;
+  bool branch_unlisted = release && kmod && !release->supports_host_branch(branch_of(*kmod));
+  bool not_newer = compat && kmod && !(*compat > *kmod);
+  if (code == kSystemDriverMismatch || branch_unlisted || not_newer) {
+    std::string why;
+    if (not_newer) {
+      why = fmt::format("it is not newer than the host driver {}", kmod->text());
+    } else if (branch_unlisted) {
+      std::string list;
+      for (auto b : release->host_branches) list += (list.empty() ? "R" : ", R") + std::to_string(b);
+      why = fmt::format("it supports host drivers of branches {} only, and the host runs {}", list, kmod->text());
+    } else {
+      why = "cuInit rejected the combination (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803)";
+    }
+    auto f = make_finding("driver_api.forward_compat_driver_mismatch", "driver_api", Severity::kError,
+                          fmt::format("The forward-compatibility libcuda {} ({}) cannot run over this kernel driver: {}.", compat_text,
+                                      picked, why),
+                          not_newer ? "Remove the compat directory from the loader path: the host driver is already new enough."
+                                    : "Use a host driver of a branch the compat package lists (an LTS or production branch), or a "
+                                      "cuda-compat package that lists the host's branch.");
+    f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
+    f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
+    if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
+    if (release) add_docs(f, *release);
+    cite(f, kb, "host-branch");
+    out.push_back(std::move(f));
+    return;
+  }
+  auto f = make_finding("driver_api.forward_compat_in_use", "driver_api", Severity::kInfo,
+                        fmt::format("The forward-compatibility libcuda {} ({}) runs over kernel driver {}: CUDA up to {} is available.",
+                                    compat_text, picked, kmod ? kmod->text() : "of unknown release",
+                                    release ? release->cuda.text() : string_at(report, "driver_api.cuda_driver_version").value_or("?")),
+                        "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship.");
+  f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
+  cite(f, kb, "loader-path");
+  out.push_back(std::move(f));
+}
+
+const RegisterRule kForwardCompat{{"driver_api.forward_compat", forward_compat}};
+
+}  // namespace
+}  // namespace cudiag::rules

@@ -1,0 +1,54 @@
+// Whether the installed driver branch supports each GPU: too old a GPU for
+// the branch (Kepler on R535 — the driver ignores it), or too new (an
+// sm_120 RTX 5090 on a driver older than the first branch that knows it).
+// Facts from the architectures table (last driver branch, first toolkit).
+#include <fmt/format.h>
+
+#include "rules/engine.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::rules {
+namespace {
+
+void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  auto driver = host_driver(report, kb);
+  if (!driver.version) return;
+  for (const auto& g : gpus(report, kb)) {
+    if (!g.arch) continue;
+    const auto& a = *g.arch;
+    if (a.last_driver_branch && branch_of(*driver.version) > *a.last_driver_branch) {
+      auto f = make_finding(
+          "kernel_driver.gpu_unsupported_by_driver", "kernel_driver", Severity::kError,
+          fmt::format("{} ({}, {}) is not supported by driver {}: the last driver branch for {} GPUs is R{}.", g.label, a.name, a.sm,
+                      driver.version->text(), a.name, *a.last_driver_branch),
+          fmt::format("Install an R{} driver (the legacy branch for {}), or move the workload to a newer GPU.", *a.last_driver_branch, a.name));
+      add_driver_evidence(f, report, driver);
+      f.evidence.push_back(evidence(g.fact, g.label, g.source));
+      f.evidence.push_back(evidence("kb.architectures." + a.sm + ".last_driver_branch", *a.last_driver_branch, "knowledge base"));
+      add_docs(f, a);
+      out.push_back(std::move(f));
+      continue;
+    }
+    // A GPU newer than the driver: the driver must support at least the
+    // CUDA version that first targets the architecture.
+    auto first = a.first_cuda ? a.first_cuda : a.first_cuda_at_most;
+    if (first && driver.cuda && *driver.cuda < Version::from_cuda_int(first->to_cuda_int())) {
+      auto branch = first_branch_for_cuda(kb, *first);
+      auto f = make_finding(
+          "kernel_driver.gpu_too_new_for_driver", "kernel_driver", Severity::kError,
+          fmt::format("{} ({}, {}) needs a driver that supports CUDA {} or later; driver {} supports CUDA {}.", g.label, a.name, a.sm,
+                      first->text(), driver.version->text(), driver.cuda->text()),
+          branch ? fmt::format("Install a driver of branch R{} or newer.", *branch)
+                 : fmt::format("Install a driver that supports CUDA {}.", first->text()));
+      add_driver_evidence(f, report, driver);
+      f.evidence.push_back(evidence(g.fact, g.label, g.source));
+      add_docs(f, a);
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+const RegisterRule kGpuSupport{{"kernel_driver.gpu_support", gpu_support}};
+
+}  // namespace
+}  // namespace cudiag::rules

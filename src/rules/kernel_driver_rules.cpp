@@ -1,0 +1,165 @@
+// Rules for the kernel_driver layer: is there an NVIDIA GPU, is the NVIDIA
+// kernel module loaded and bound to it, and can this user open its device
+// nodes. They read only what the probe found in /proc, /sys and /dev.
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "rules/engine.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::rules {
+namespace {
+
+constexpr const char* kInstallGuide = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
+
+// The probe read /proc/driver/nvidia/version (rather than the report being
+// partial): only then does its absence mean "not loaded".
+bool kernel_driver_collected(const Json& report) { return fact_at(report, "kernel_driver.version").is_object(); }
+
+bool module_loaded(const Json& report) {
+  return version_at(report, "kernel_driver.version").has_value() ||
+         bool_at(report, "kernel_driver.modules.nvidia").value_or(false);
+}
+
+bool any_gpu_answered_by_a_library(const Json& report) {
+  for (const char* path : {"nvml.gpus", "driver_api.devices", "kernel_driver.gpus"}) {
+    const Json& list = fact_at(report, path);
+    if (list.is_array() && !list.empty()) return true;
+  }
+  return false;
+}
+
+bool nouveau_present(const Json& report, const std::vector<GpuView>& gpus) {
+  if (bool_at(report, "kernel_driver.modules.nouveau").value_or(false)) return true;
+  for (const auto& g : gpus) {
+    if (g.bound_driver == "nouveau") return true;
+  }
+  return false;
+}
+
+// "built for 5.15.0-97-generic, running 6.5.0-21-generic" when the module
+// files on disk are all for kernels other than the running one.
+std::string module_for_other_kernel(const Json& report) {
+  const Json& files = fact_at(report, "kernel_driver.module_files");
+  auto running = string_at(report, "host.kernel_release");
+  if (!files.is_array() || files.empty() || !running) return "";
+  std::string other;
+  for (const auto& f : files) {
+    auto kernel = f.value("kernel", "");
+    if (kernel == *running) return "";
+    if (other.empty()) other = kernel;
+  }
+  return other.empty() ? "" : fmt::format("the NVIDIA module on disk is built for kernel {}, but kernel {} is running", other, *running);
+}
+
+void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  if (is_wsl(report) || !kernel_driver_collected(report)) return;
+  const Json& pci = fact_at(report, "kernel_driver.pci_devices");
+  if (!pci.is_array() || !gpus(report, kb).empty() || any_gpu_answered_by_a_library(report)) return;
+  bool loaded = module_loaded(report);
+  auto f = make_finding(
+      "kernel_driver.no_gpu", "kernel_driver", Severity::kError,
+      loaded ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices)."
+             : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no NVIDIA kernel module is loaded.",
+      "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a container, start it "
+      "with the NVIDIA runtime (docker run --gpus all, Kubernetes resource nvidia.com/gpu, apptainer --nv). "
+      "`lspci -d 10de:` on the host shows whether it has one.");
+  f.evidence.push_back(evidence("kernel_driver.pci_devices", Json(0), "file:/sys/bus/pci/devices"));
+  f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
+  add_doc(f, kInstallGuide, "Verify You Have a CUDA-Capable GPU");
+  out.push_back(std::move(f));
+}
+
+void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  if (is_wsl(report) || !kernel_driver_collected(report) || module_loaded(report)) return;
+  auto list = gpus(report, kb);
+  if (list.empty()) return;
+  std::string gpu = list.front().label;
+  if (nouveau_present(report, list)) {
+    auto f = make_finding("kernel_driver.nouveau_bound", "kernel_driver", Severity::kError,
+                          fmt::format("{} is driven by nouveau, the open-source driver, so the NVIDIA kernel module cannot bind to it.", gpu),
+                          "Blacklist nouveau (/etc/modprobe.d/blacklist-nouveau.conf: `blacklist nouveau` and "
+                          "`options nouveau modeset=0`), rebuild the initramfs (update-initramfs -u or dracut --force), "
+                          "reboot, then install or load the NVIDIA driver.");
+    f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nouveau"));
+    f.evidence.push_back(evidence(list.front().fact + ".bound_driver", list.front().bound_driver, list.front().source));
+    add_doc(f, kInstallGuide, "Disabling Nouveau");
+    out.push_back(std::move(f));
+    return;
+  }
+  std::string why = module_for_other_kernel(report);
+  auto f = make_finding(
+      "kernel_driver.module_not_loaded", "kernel_driver", Severity::kError,
+      fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no /proc/driver/nvidia/version){}.", gpu,
+                  why.empty() ? "" : ": " + why),
+      why.empty() ? "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is installed, install one "
+                    "(the CUDA installation guide's driver section); with Secure Boot on, the module must be signed."
+                  : "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname -r) installed) "
+                    "or boot the kernel it was built for, then `sudo modprobe nvidia`.");
+  f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
+  f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nvidia"));
+  f.evidence.push_back(evidence(list.front().fact, list.front().label, list.front().source));
+  if (!why.empty()) f.evidence.push_back(evidence_from(report, "host.kernel_release"));
+  add_doc(f, kInstallGuide, "Driver Installation");
+  out.push_back(std::move(f));
+}
+
+// /dev/nvidiactl, /dev/nvidia-uvm and /dev/nvidiaN must exist and be
+// readable and writable; CUDA opens all of them (UVM for every allocation).
+void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  if (is_wsl(report) || !module_loaded(report)) return;
+  const Json& nodes = fact_at(report, "kernel_driver.device_nodes");
+  if (!nodes.is_array()) return;
+  std::vector<std::string> missing, inaccessible;
+  bool has_gpu_node = false;
+  for (const auto& n : nodes) {
+    auto path = n.value("path", "");
+    bool exists = n.value("exists", false);
+    bool is_gpu_node = path.size() > 11 && path.starts_with("/dev/nvidia") && std::isdigit(static_cast<unsigned char>(path[11]));
+    has_gpu_node = has_gpu_node || (is_gpu_node && exists);
+    bool required = path == "/dev/nvidiactl" || path == "/dev/nvidia-uvm" || is_gpu_node;
+    if (!required) continue;
+    if (!exists) {
+      missing.push_back(path);
+    } else if (!n.value("accessible", true)) {
+      inaccessible.push_back(path);
+    }
+  }
+  if (!has_gpu_node && !gpus(report, kb).empty()) missing.push_back("/dev/nvidia0 …");
+  if (!missing.empty()) {
+    bool uvm = std::find(missing.begin(), missing.end(), "/dev/nvidia-uvm") != missing.end();
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    auto f = make_finding(
+        uvm ? "kernel_driver.uvm_device_missing" : "kernel_driver.device_node_missing", "kernel_driver", Severity::kError,
+        fmt::format("The NVIDIA kernel module is loaded but {} {} missing{}.", list, missing.size() == 1 ? "is" : "are",
+                    uvm ? "; CUDA needs /dev/nvidia-uvm for memory management, so cuInit fails (often CUDA_ERROR_UNKNOWN, 999)" : ""),
+        uvm ? "Load the UVM module and create its node: `sudo modprobe nvidia-uvm` then `sudo nvidia-modprobe -u -c=0` (or run "
+              "any CUDA program once as root); in a container, pass /dev/nvidia-uvm through (the NVIDIA runtime does)."
+            : "Create the nodes with `sudo nvidia-modprobe -c=0 …` (or nvidia-smi as root); in a container, start it with the NVIDIA "
+              "runtime so the nodes are passed through.");
+    f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
+    add_doc(f, kInstallGuide, "Device Node Verification");
+    out.push_back(std::move(f));
+  }
+  if (!inaccessible.empty()) {
+    std::string list;
+    for (const auto& m : inaccessible) list += (list.empty() ? "" : ", ") + m;
+    auto f = make_finding("kernel_driver.device_node_not_accessible", "kernel_driver", Severity::kError,
+                          fmt::format("This user cannot open {} for reading and writing, so CUDA cannot use the GPU.", list),
+                          "Add the user to the group that owns the nodes (`ls -l /dev/nvidia*`, usually video or render) and log in "
+                          "again, or fix the udev rule / NVreg_DeviceFileMode that sets their mode.");
+    f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
+    add_doc(f, kInstallGuide, "Device Node Verification");
+    out.push_back(std::move(f));
+  }
+}
+
+const RegisterRule kNoGpu{{"kernel_driver.no_gpu", no_gpu}};
+const RegisterRule kModule{{"kernel_driver.module", module_not_loaded}};
+const RegisterRule kNodes{{"kernel_driver.device_nodes", device_nodes}};
+
+}  // namespace
+}  // namespace cudiag::rules

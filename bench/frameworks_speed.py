@@ -15,6 +15,7 @@ usage: bench/frameworks_speed.py [CUDIAG_BINARY] [--runs N] [--python PY] [--ext
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,10 +32,17 @@ def default_binary():
     return "cudiag"
 
 
+CPU = []  # user+sys CPU ms of each timed command and its children (rusage), beside the wall time
+
+
 def timed(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    return (time.perf_counter() - t) * 1000.0, out
+    wall = (time.perf_counter() - t) * 1000.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000.0)
+    return wall, out
 
 
 def main():
@@ -49,12 +57,14 @@ def main():
     for p in args.extra_python:
         base += ["--python", p]
     with_fw, without_fw, layer_ms, torch_ms = [], [], [], []
+    cpu_with, cpu_without = [], []
     timed(base)
     timed(base + ["--no-frameworks"])
     has_torch = subprocess.run([args.python, "-c", "import torch"], stderr=subprocess.DEVNULL).returncode == 0
     for _ in range(args.runs):
         ms, out = timed(base)
         with_fw.append(ms)
+        cpu_with.append(CPU[-1])
         try:
             report = json.loads(out.stdout)
             layer_ms.append(report["timings"]["frameworks_ms"])
@@ -64,6 +74,7 @@ def main():
             return 1
         ms, _ = timed(base + ["--no-frameworks"])
         without_fw.append(ms)
+        cpu_without.append(CPU[-1])
         if has_torch:
             ms, _ = timed([args.python, "-c", "import torch"])
             torch_ms.append(ms)
@@ -74,6 +85,8 @@ def main():
     print(f"cudiag report (with frameworks)     median {med(with_fw):8.1f} ms")
     print(f"cudiag report --no-frameworks       median {med(without_fw):8.1f} ms")
     print(f"difference                          median {med(with_fw) - med(without_fw):8.1f} ms")
+    print(f"CPU time (user+sys, with children)  median {med(cpu_with):8.1f} ms with, {med(cpu_without):.1f} ms without, "
+          f"difference {med(cpu_with) - med(cpu_without):.1f} ms")
     print(f"timings.frameworks_ms (in-process)  median {med(layer_ms):8.2f} ms   max {max(layer_ms):.2f} ms   goal < 10 ms")
     if torch_ms:
         print(f"{args.python} -c 'import torch'   median {med(torch_ms):8.1f} ms")

@@ -1,0 +1,69 @@
+// `cudiag lock`: pin this machine's known-good CUDA stack in a small TOML file
+// that `cudiag verify` checks later (workflow/lock_file.h has the format).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/report_pipeline.h"
+#include "core/atomic_file.h"
+#include "kb/knowledge_base.h"
+#include "workflow/lock_file.h"
+#include "workflow/report_input.h"
+#include "workflow/stack.h"
+
+namespace cudiag {
+namespace {
+
+struct LockArgs {
+  std::string output = "cuda-stack.lock";
+  std::string report;
+  bool loose = false;
+  PipelineArgs pipeline;
+};
+
+CommandRun setup_lock(CLI::App& app, const GlobalOptions& global) {
+  auto args = std::make_shared<LockArgs>();
+  app.add_option("-o,--output", args->output, "Write the lock to FILE (atomically); '-' for stdout")
+      ->capture_default_str();
+  app.add_option("--report", args->report,
+                 "Lock the stack of a saved report (JSON, '-' for stdin) instead of this machine");
+  app.add_flag(
+      "--loose", args->loose,
+      "Write ranges instead of exact pins: the same driver branch, the same major.minor of each library");
+  add_pipeline_options(app, args->pipeline);
+  return [args, &global] {
+    Json report;
+    if (args->report.empty()) {
+      report = run_pipeline(global, args->pipeline).report;
+    } else {
+      report = workflow::load_report(args->report);
+      diagnose_into(report, global);
+    }
+    auto stack = workflow::read_stack(report, kb::active_kb(global));
+    workflow::LockWriteOptions options;
+    options.loose = args->loose;
+    options.comment = fmt::format("cudiag lock: the known-good CUDA stack, from the report collected at {}",
+                                  report.value("collected_at", "an unknown time"));
+    std::string text = workflow::write_lock(stack, options);
+    if (args->output == "-") {
+      std::cout << text;
+    } else {
+      write_file_atomically(args->output, text);
+      std::cerr << fmt::format("cudiag: wrote {}\n", args->output);
+    }
+    const Json& findings = report["findings"];
+    long errors = 0;
+    for (const auto& f : findings) errors += f.value("severity", "") == "error" ? 1 : 0;
+    if (errors > 0)
+      std::cerr << fmt::format(
+          "cudiag: note: this stack has {} error finding(s); the lock pins it as it is\n", errors);
+    return 0;
+  };
+}
+
+const RegisterCommand kLock{
+    {"lock", "Pin this machine's CUDA stack in a lock file for `verify`", 40, setup_lock}};
+
+}  // namespace
+}  // namespace cudiag

@@ -1,0 +1,17 @@
+#pragma once
+// Reading a saved report (`verify --report`, `diff A B`, `plan --report`):
+// a file or "-" for stdin. Bad input is an InputError naming the file.
+#include <string>
+
+#include "core/json.h"
+
+namespace cudiag::workflow {
+
+// Throws InputError("<path>: <what>") when the file is missing, unreadable,
+// not JSON, or not a cudiag report.
+Json load_report(const std::string& path);
+
+// The file's text ("-": stdin); InputError when it cannot be read.
+std::string read_input_text(const std::string& path);
+
+}  // namespace cudiag::workflow

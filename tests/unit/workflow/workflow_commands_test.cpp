@@ -1,0 +1,155 @@
+// lock, verify, diff and check --require end to end: runs the built binary on
+// this machine's real layers and on the fixture report of a GPU node.
+#include <gtest/gtest.h>
+
+#include "workflow_test_util.h"
+
+namespace cudiag::workflow::testing {
+namespace {
+
+// The fixture report with the driver moved from 550.54.15 to `version`.
+std::string report_with_driver(const ScratchDir& dir, const std::string& version) {
+  Json r = fixture_report();
+  r["kernel_driver"]["version"]["value"] = version;
+  r["nvml"]["driver_version"]["value"] = version;
+  std::string path = dir.path("driver-" + version + ".json");
+  write_text(path, r.dump(1));
+  return path;
+}
+
+TEST(WorkflowCommands, LockThenVerifyOnThisMachineMatches) {
+  ScratchDir dir("real");
+  auto lock = run_cudiag("lock --no-library-calls -o " + dir.path("stack.lock"), dir);
+  ASSERT_EQ(lock.rc, 0) << lock.err;
+  std::string text = read_text(dir.path("stack.lock"));
+  // This machine's real driver libraries are Debian's 535 user-space driver.
+  EXPECT_NE(text.find("version = \"535."), std::string::npos) << text;
+  EXPECT_NE(text.find("[cuda_runtime]"), std::string::npos) << text;
+  auto verify = run_cudiag("verify --no-library-calls " + dir.path("stack.lock"), dir);
+  EXPECT_EQ(verify.rc, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("the stack matches"), std::string::npos) << verify.out;
+}
+
+TEST(WorkflowCommands, LockToStdoutAndVerifyAFixtureReport) {
+  ScratchDir dir("fixture");
+  auto lock = run_cudiag("lock --report " + fixture_report_path() + " -o -", dir);
+  ASSERT_EQ(lock.rc, 0) << lock.err;
+  write_text(dir.path("node.lock"), lock.out);
+  auto same = run_cudiag("verify " + dir.path("node.lock") + " --report " + fixture_report_path(), dir);
+  EXPECT_EQ(same.rc, 0) << same.out << same.err;
+
+  auto moved = run_cudiag(
+      "verify " + dir.path("node.lock") + " --report " + report_with_driver(dir, "570.86.10"), dir);
+  EXPECT_EQ(moved.rc, 1) << moved.out << moved.err;
+  EXPECT_NE(moved.out.find("driver.version: 550.54.15 -> 570.86.10"), std::string::npos) << moved.out;
+
+  auto json = run_cudiag(
+      "verify --format json " + dir.path("node.lock") + " --report " + report_with_driver(dir, "570.86.10"),
+      dir);
+  EXPECT_EQ(json.rc, 1);
+  Json j = Json::parse(json.out);
+  EXPECT_TRUE(j["drifted"].get<bool>());
+  bool named = false;
+  for (const auto& item : j["items"]) {
+    if (item["key"] == "driver.version") {
+      named = true;
+      EXPECT_EQ(item["status"], "drifted");
+      EXPECT_EQ(item["layer"], "kernel_driver");
+      EXPECT_EQ(item["actual"], "570.86.10");
+    }
+  }
+  EXPECT_TRUE(named) << json.out;
+}
+
+TEST(WorkflowCommands, MalformedLockExits2WithOneLine) {
+  ScratchDir dir("badlock");
+  write_text(dir.path("bad.lock"), "schema = \"cudiag.lock/1\"\n[driver]\nversion = \">=\"\n");
+  auto r = run_cudiag("verify " + dir.path("bad.lock") + " --report " + fixture_report_path(), dir);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "cudiag: error: " + dir.path("bad.lock") +
+                       ":3: driver.version: a version is missing after the operator\n");
+  auto missing = run_cudiag("verify " + dir.path("nope.lock"), dir);
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_NE(missing.err.find("nope.lock: cannot read"), std::string::npos) << missing.err;
+}
+
+TEST(WorkflowCommands, DiffNamesTheChangedDriverAndIdenticalIsZero) {
+  ScratchDir dir("diff");
+  auto same = run_cudiag("diff " + fixture_report_path() + " " + fixture_report_path(), dir);
+  EXPECT_EQ(same.rc, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("No differences that matter"), std::string::npos) << same.out;
+
+  auto changed =
+      run_cudiag("diff " + fixture_report_path() + " " + report_with_driver(dir, "570.86.10"), dir);
+  EXPECT_EQ(changed.rc, 1) << changed.out << changed.err;
+  EXPECT_NE(changed.out.find("kernel_driver\n    driver: 550.54.15 -> 570.86.10"), std::string::npos)
+      << changed.out;
+
+  auto json = run_cudiag(
+      "diff --format json - " + report_with_driver(dir, "535.104.05") + " < " + fixture_report_path(), dir);
+  EXPECT_EQ(json.rc, 1) << json.err;
+  Json j = Json::parse(json.out);
+  ASSERT_FALSE(j["compatibility"].empty());
+  EXPECT_EQ(j["compatibility"][0]["key"], "driver");
+  EXPECT_EQ(j["compatibility"][0]["before"], "550.54.15");
+  EXPECT_EQ(j["compatibility"][0]["after"], "535.104.05");
+}
+
+TEST(WorkflowCommands, DiffOfOnlyPathsAndEnvironmentIsZero) {
+  ScratchDir dir("diffpaths");
+  Json r = fixture_report();
+  r["host"]["environment"]["LD_LIBRARY_PATH"] = {{"value", "/opt/other"}, {"source", "env:LD_LIBRARY_PATH"}};
+  r["collected_at"] = "2027-01-01T00:00:00Z";
+  r["timings"]["total_ms"] = 99.0;
+  write_text(dir.path("b.json"), r.dump());
+  auto d = run_cudiag("diff " + fixture_report_path() + " " + dir.path("b.json"), dir);
+  EXPECT_EQ(d.rc, 0) << d.out << d.err;
+  EXPECT_NE(d.out.find("host.environment.LD_LIBRARY_PATH"), std::string::npos) << d.out;
+  EXPECT_EQ(d.out.find("total_ms"), std::string::npos) << d.out;
+}
+
+TEST(WorkflowCommands, DiffBadInputExits2) {
+  ScratchDir dir("diffbad");
+  write_text(dir.path("trunc.json"), "{\"schema\": \"cudiag.report/1\", \"host\": {");
+  auto r = run_cudiag("diff " + fixture_report_path() + " " + dir.path("trunc.json"), dir);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("trunc.json: not valid JSON"), std::string::npos) << r.err;
+  write_text(dir.path("other.json"), "{\"a\": 1}");
+  r = run_cudiag("diff " + dir.path("other.json") + " " + fixture_report_path(), dir);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("other.json: not a cudiag report"), std::string::npos) << r.err;
+}
+
+TEST(WorkflowCommands, CheckRequireSatisfiedUnsatisfiedAndBadSyntax) {
+  ScratchDir dir("require");
+  // This machine: Debian's real 535 driver libraries, no GPU.
+  auto ok = run_cudiag(
+      "check --no-library-calls --format json --require 'driver>=530' --require 'driver<600'", dir);
+  Json j = Json::parse(ok.out);
+  ASSERT_EQ(j["requirements"].size(), 2u) << ok.out;
+  EXPECT_TRUE(j["requirements"][0]["satisfied"].get<bool>()) << j["requirements"].dump();
+  EXPECT_TRUE(j["requirements"][1]["satisfied"].get<bool>());
+
+  auto bad =
+      run_cudiag("check --no-library-calls --format json --require 'driver>=999' --require kernel-test", dir);
+  EXPECT_EQ(bad.rc, 1);
+  Json b = Json::parse(bad.out);
+  EXPECT_FALSE(b["requirements"][0]["satisfied"].get<bool>());
+  EXPECT_FALSE(b["requirements"][1]["satisfied"].get<bool>());
+  EXPECT_EQ(b["requirements"][1]["message"], "the kernel test was not run; use --deep");
+
+  auto syntax = run_cudiag("check --require 'driver=>550'", dir);
+  EXPECT_EQ(syntax.rc, 2);
+  EXPECT_EQ(syntax.out, "");
+  EXPECT_NE(syntax.err.find("--require 'driver=>550'"), std::string::npos) << syntax.err;
+
+  auto to_file =
+      run_cudiag("check --no-library-calls --require 'driver>=530' -o " + dir.path("out.txt"), dir);
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_NE(read_text(dir.path("out.txt")).find("ok   driver>=530"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudiag::workflow::testing

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -67,7 +68,9 @@ std::string base_name(std::string_view path) {
   return std::string(pos == std::string_view::npos ? path : path.substr(pos + 1));
 }
 
-FsRoot::FsRoot(std::string root) : root_(normalize_path(root)) {}
+// A relative --root is relative to the working directory, not to "/".
+FsRoot::FsRoot(std::string root)
+    : root_(normalize_path(root.empty() || root.front() == '/' ? root : std::filesystem::absolute(root).string())) {}
 
 std::string FsRoot::host_path(std::string_view machine_path) const {
   auto norm = normalize_path(machine_path);

@@ -12,6 +12,9 @@
 namespace cudiag::rules {
 namespace {
 
+constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
+constexpr const char* kPostInstall = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#post-installation-actions";
+
 std::string runtime_label(const Json& rt) {
   auto path = rt.value("real_path", rt.value("path", ""));
   return path.empty() ? "" : " (" + path + ")";
@@ -127,6 +130,7 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
                           "Nothing to change if each application finds its own (wheels and RPATHs do); otherwise keep one toolkit on "
                           "LD_LIBRARY_PATH and in /etc/ld.so.conf.d/.");
     f.evidence.push_back(evidence("cuda_runtime.distinct_versions", distinct, "search"));
+    add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
   }
   const Json& conflicts = fact_at(report, "cuda_runtime.conflicts");
@@ -138,6 +142,7 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
                             "libraries they link.");
       f.evidence.push_back(evidence("cuda_runtime.conflicts", conflicts, "search"));
       f.evidence.push_back(evidence_from(report, "cuda_runtime.nvcc_on_path"));
+      add_doc(f, kPostInstall, "Environment Setup (PATH and LD_LIBRARY_PATH of one toolkit)");
       out.push_back(std::move(f));
     }
   }

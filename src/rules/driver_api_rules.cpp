@@ -12,6 +12,7 @@ namespace cudiag::rules {
 namespace {
 
 constexpr const char* kDriverApiInit = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html";
+constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
 constexpr long kCompatNotSupportedOnDevice = 804;
 constexpr long kSystemDriverMismatch = 803;
 
@@ -41,6 +42,7 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
                                       "LD_LIBRARY_PATH.",
                                       dir_of(where)));
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
+    add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH, /etc/ld.so.cache, default paths");
     out.push_back(std::move(f));
   }
   std::set<std::string> versions;
@@ -60,6 +62,7 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
                           "library), or keep only the intended one on LD_LIBRARY_PATH.");
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
     f.evidence.push_back(evidence_from(report, "driver_api.picked"));
+    add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
   }
 }
@@ -89,8 +92,11 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
     }
     return;
   }
-  // 803 and 804 belong to forward compatibility; its rule explains them.
-  if (init->code == kCompatNotSupportedOnDevice || init->code == kSystemDriverMismatch) return;
+  // 804 exists only with forward compatibility, and 803 with a compat libcuda
+  // in use is that rule's too; an 803 without one is the user-space/kernel
+  // mismatch, explained here.
+  bool compat = bool_at(report, "driver_api.forward_compat_package").value_or(false);
+  if (init->code == kCompatNotSupportedOnDevice || (init->code == kSystemDriverMismatch && compat)) return;
   const auto* e = kb.error("driver", init->code);
   std::string remedy;
   switch (init->code) {
@@ -101,6 +107,10 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
     case 999:
       remedy = "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel module are one "
                "release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
+      break;
+    case kSystemDriverMismatch:
+      remedy = "libcuda and the kernel module are not one release: reboot after a driver upgrade, or reinstall the driver so "
+               "its libraries and module match (see driver_api.user_kernel_mismatch when the versions are known).";
       break;
     case 35:
       remedy = "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda copy.";

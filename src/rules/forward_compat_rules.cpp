@@ -28,7 +28,7 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
   bool in_use = bool_at(report, "driver_api.forward_compat_package").value_or(false);
   auto init = failed_call(report, "driver_api.cuInit");
   long code = init ? init->code : 0;
-  if (!in_use && code != kCompatNotSupportedOnDevice && code != kSystemDriverMismatch) return;
+  if (!in_use && code != kCompatNotSupportedOnDevice) return;
   auto compat = version_at(report, "driver_api.library_version");
   auto kmod = version_at(report, "kernel_driver.version");
   std::string compat_text = compat ? compat->text() : "of unknown release";

@@ -18,6 +18,7 @@ namespace {
 constexpr const char* kCudaEnvVars = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables";
 constexpr const char* kContainerToolkitEnv =
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
+constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
 constexpr const char* kWslGuide = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html";
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -162,6 +163,7 @@ void ld_preload(const Json& report, const kb::KnowledgeBase&, std::vector<Findin
                                       *value, lib),
                           "Remove it from LD_PRELOAD unless you are deliberately interposing (profilers, shims).");
     f.evidence.push_back(evidence("host.environment.LD_PRELOAD", *value, "env:LD_PRELOAD"));
+    add_doc(f, kLdSo, "LD_PRELOAD");
     out.push_back(std::move(f));
     return;
   }

@@ -15,6 +15,8 @@
 namespace cudiag::rules {
 namespace {
 
+constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
+
 // The soname a file answers to: "libcudnn.so.9.1.0" -> "libcudnn.so.9".
 std::string soname_of(const std::string& file) {
   auto pos = file.find(".so.");
@@ -67,6 +69,7 @@ void shadowed(const Json& instances, const std::string& fact, const std::string&
                             fmt::format("Remove {} from LD_LIBRARY_PATH (or put the newer toolkit's directory first).",
                                         dir_of(picked.value("path", ""))));
       f.evidence.push_back(evidence(fact, instances, "search"));
+      add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH before /etc/ld.so.cache and the default paths");
       out.push_back(std::move(f));
       break;
     }
@@ -95,6 +98,7 @@ void several_versions(const Json& report, const kb::KnowledgeBase&, std::vector<
                                       "find theirs through RPATH, so remove stray copies from LD_LIBRARY_PATH.",
                                       name));
     f.evidence.push_back(evidence(fact, lib["instances"], "search"));
+    add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
   }
 }

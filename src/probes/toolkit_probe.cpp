@@ -1,9 +1,9 @@
 #include "probes/toolkit_probe.h"
 
 #include "core/fact.h"
+#include "core/version.h"
 #include "inspect/elf.h"
 #include "inspect/mapped_file.h"
-#include "core/version.h"
 #include "probes/text_util.h"
 
 namespace cudiag {

@@ -151,5 +151,29 @@ TEST(WorkflowCommands, CheckRequireSatisfiedUnsatisfiedAndBadSyntax) {
   EXPECT_NE(read_text(dir.path("out.txt")).find("ok   driver>=530"), std::string::npos);
 }
 
+TEST(WorkflowCommands, PlanANewGpuMovesDriverAndRuntimeFirst) {
+  ScratchDir dir("plan");
+  auto r = run_cudiag("plan --report " + fixture_report_path() + " --gpu 'RTX 5090' --format json", dir);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  Json j = Json::parse(r.out);
+  ASSERT_GE(j["also_must_move"].size(), 2u) << r.out;
+  // sm_120 is first built by CUDA 12.8, which needs driver >= 570.26 (RN Table 3).
+  EXPECT_NE(j["also_must_move"][0].get<std::string>().find(">= 570.26"), std::string::npos) << r.out;
+  EXPECT_NE(j["also_must_move"][1].get<std::string>().find("cuda_runtime 12.4"), std::string::npos) << r.out;
+  EXPECT_NE(j["order"][0].get<std::string>().find("kernel_driver"), std::string::npos) << r.out;
+  EXPECT_NE(j["order"].back().get<std::string>().find("GPU"), std::string::npos) << r.out;
+  EXPECT_FALSE(j["findings_introduced"].empty()) << "the overlaid GPU is too new for driver 550";
+}
+
+TEST(WorkflowCommands, PlanANewerDriverNeedsNothingElseAndBadInputExits2) {
+  ScratchDir dir("plan2");
+  auto r = run_cudiag("plan --report " + fixture_report_path() + " --driver 570.86.10", dir);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("nothing: the rest of the stack stays compatible"), std::string::npos) << r.out;
+  auto bad = run_cudiag("plan --report " + fixture_report_path() + " --torch 2.7.0", dir);
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--torch 2.7.0: no +cuXYZ label"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace cudiag::workflow::testing

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/version.h"
 #include "rules/finding.h"
 #include "workflow/stack.h"
 
@@ -106,7 +107,28 @@ std::map<std::string, FindingKey> findings_of(const Json& report) {
   return out;
 }
 
-void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out) {
+bool prefix_of(const std::string& shorter, const std::string& longer) {
+  auto x = Version::parse(shorter), y = Version::parse(longer);
+  if (!x || !y || x->parts().size() > y->parts().size()) return false;
+  for (std::size_t i = 0; i < x->parts().size(); ++i) {
+    if (x->part(i) != y->part(i)) return false;
+  }
+  return true;
+}
+
+bool same_but_less_precise(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  auto covered = [](const std::vector<std::string>& from, const std::vector<std::string>& to) {
+    return std::all_of(from.begin(), from.end(), [&](const std::string& x) {
+      return std::any_of(to.begin(), to.end(),
+                         [&](const std::string& y) { return prefix_of(x, y) || prefix_of(y, x); });
+    });
+  };
+  return covered(a, b) && covered(b, a);
+}
+
+void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out,
+                 std::vector<Difference>& precision) {
   std::vector<std::string> keys;
   for (const auto* s : {&sa, &sb}) {
     for (const auto& v : s->values) {
@@ -122,7 +144,10 @@ void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out)
     std::sort(sorted_a.begin(), sorted_a.end());
     std::sort(sorted_b.begin(), sorted_b.end());
     if (sorted_a == sorted_b) continue;
-    out.push_back({layer_of_key(key), key, joined(a), joined(b)});
+    Difference d{layer_of_key(key), key, joined(a), joined(b)};
+    // "9" (a file name's soname major, --no-library-calls) against "9.19.0" (the library's answer)
+    // is the same library read less precisely, not a change.
+    (same_but_less_precise(a, b) ? precision : out).push_back(d);
   }
 }
 
@@ -130,7 +155,8 @@ void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out)
 
 ReportDiff diff_reports(const Json& a, const Json& b, const kb::KnowledgeBase& kb) {
   ReportDiff d;
-  diff_stacks(read_stack(a, kb), read_stack(b, kb), d.compatibility);
+  std::vector<Difference> precision;
+  diff_stacks(read_stack(a, kb), read_stack(b, kb), d.compatibility, precision);
 
   auto fa = findings_of(a), fb = findings_of(b);
   for (const auto& [id, f] : fa) {
@@ -172,6 +198,10 @@ ReportDiff diff_reports(const Json& a, const Json& b, const kb::KnowledgeBase& k
     return std::any_of(d.compatibility.begin(), d.compatibility.end(),
                        [&](const Difference& c) { return c.before == o.before && c.after == o.after; });
   });
+  for (auto& p : precision) {
+    p.key += " (read less precisely on one side)";
+    d.other.push_back(p);
+  }
   auto by_layer = [](const Difference& x, const Difference& y) {
     return layer_rank(x.layer) < layer_rank(y.layer);
   };

@@ -31,6 +31,7 @@ packages=(
   libcuda1 libnvidia-ml1 nvidia-smi
   # The frameworks tests: a real (CPU-only) PyTorch and venvs for real nvidia-* wheels.
   python3-torch python3-venv
+  chromium fonts-dejavu-core
 )
 missing=()
 for p in "${packages[@]}"; do

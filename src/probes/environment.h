@@ -32,5 +32,8 @@ class Environment {
 
 // Variables whose values may appear in a report. Everything else is never printed.
 bool is_allowlisted_variable(std::string_view name);
+// Variables nvidia/cuda and NGC images set to describe themselves (versions
+// and package names, never secrets); allowlisted, and read by the container probe.
+bool is_image_identity_variable(std::string_view name);
 
 }  // namespace cudiag

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/errors.h"
+#include "render/redact.h"
 
 namespace cudiag {
 
@@ -16,7 +17,9 @@ std::map<std::string, RendererFn>& renderers() {
 }
 }  // namespace
 
-RegisterRenderer::RegisterRenderer(std::string format, RendererFn fn) { renderers().emplace(std::move(format), std::move(fn)); }
+RegisterRenderer::RegisterRenderer(std::string format, RendererFn fn) {
+  renderers().emplace(std::move(format), std::move(fn));
+}
 
 std::vector<std::string> report_formats() {
   std::vector<std::string> names;
@@ -27,14 +30,25 @@ std::vector<std::string> report_formats() {
 std::string render_report(const Json& report, std::string_view format, const RenderOptions& options) {
   auto it = renderers().find(std::string(format));
   if (it == renderers().end()) throw InputError("--format " + std::string(format) + ": unknown format");
-  return it->second(report, options);
+  // Identity of this process (host, user, home) is looked up once.
+  static const RedactOptions process_identity = redact_options_for_this_process(false);
+  RedactOptions redact = process_identity;
+  redact.include_identity = options.include_identity;
+  return it->second(redact_report(report, redact), options);
 }
 
-RenderOptions render_options(const GlobalOptions& global, bool to_stdout) {
+RenderOptions render_options(const GlobalOptions& global, bool to_stdout, bool include_identity) {
   RenderOptions o;
+  o.include_identity = include_identity;
   const char* no_color = std::getenv("NO_COLOR");
   o.color = to_stdout && !global.no_color && (no_color == nullptr || *no_color == '\0') && ::isatty(1) == 1;
   return o;
+}
+
+void add_identity_flag(CLI::App& app, bool& include_identity) {
+  app.add_flag(
+      "--include-identity", include_identity,
+      "Keep GPU UUIDs, host and user names and home directories in the output (secrets are always redacted)");
 }
 
 }  // namespace cudiag

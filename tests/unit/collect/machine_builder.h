@@ -158,10 +158,11 @@ inline RunResult run_program(const std::vector<std::string>& argv, double deadli
   return result;
 }
 
-// `cudiag --root ROOT --timeout T report --format json`.
+// `cudiag --root ROOT --timeout T report --format json --include-identity`:
+// the collection as it is, GPU UUIDs included (output is redacted otherwise).
 inline RunResult run_report(const std::string& root, int timeout_s = 10, std::vector<std::string> extra = {}) {
   std::vector<std::string> argv = {CUDIAG_BINARY, "--root", root, "--timeout", std::to_string(timeout_s), "report",
-                                   "--format", "json"};
+                                   "--format", "json", "--include-identity"};
   for (auto& e : extra) argv.push_back(std::move(e));
   return run_program(argv, timeout_s * 6.0 + 30);
 }

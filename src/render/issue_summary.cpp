@@ -1,0 +1,278 @@
+#include "render/issue_summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
+#include "core/fact.h"
+#include "render/text_summary.h"
+#include "rules/finding.h"
+
+namespace cudiag {
+
+namespace {
+
+bool is_fact(const Json& j) { return j.is_object() && j.contains("value") && j.contains("source"); }
+
+// The text of the fact at a dotted path, "" when missing or unknown.
+std::string fact_text(const Json& report, const std::string& path) {
+  return display_text(fact_value(fact_at(report, path)));
+}
+
+// The first of `keys` in `obj` with a non-empty value (a fact or a plain value).
+std::string field_text(const Json& obj, std::initializer_list<const char*> keys) {
+  for (const char* k : keys) {
+    if (!obj.contains(k)) continue;
+    const Json& v = is_fact(obj[k]) ? obj[k]["value"] : obj[k];
+    if (v.is_object() || v.is_array()) continue;
+    auto text = display_text(v);
+    if (!text.empty()) return text;
+  }
+  return "";
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (p.empty()) continue;
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
+std::string os_line(const Json& r) {
+  std::vector<std::string> parts;
+  auto os = fact_text(r, "host.os.pretty_name");
+  parts.push_back(os.empty() ? "unknown OS" : os);
+  if (auto k = fact_text(r, "host.kernel_release"); !k.empty()) parts.push_back("kernel " + k);
+  parts.push_back(fact_text(r, "host.architecture"));
+  if (auto g = fact_text(r, "host.glibc"); !g.empty()) parts.push_back("glibc " + g);
+  if (fact_value(fact_at(r, "host.wsl.detected")) == true) parts.push_back("WSL2");
+  return join(parts, " · ");
+}
+
+// GPU names with counts, from the most specific layer that has them.
+std::string gpu_line(const Json& r) {
+  std::vector<std::pair<std::string, int>> counts;
+  auto add = [&counts](std::string name) {
+    if (name.empty()) return;
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == name; });
+    if (it == counts.end()) {
+      counts.emplace_back(std::move(name), 1);
+    } else {
+      ++it->second;
+    }
+  };
+  auto from_list = [&](const Json& list, std::initializer_list<const char*> keys) {
+    if (!list.is_array()) return;
+    for (const auto& g : list) {
+      if (g.is_object()) add(field_text(g, keys));
+    }
+  };
+  if (r.contains("nvml")) from_list(r["nvml"].value("gpus", Json::array()), {"name"});
+  if (counts.empty() && r.contains("driver_api"))
+    from_list(r["driver_api"].value("devices", Json::array()), {"name"});
+  if (counts.empty() && r.contains("kernel_driver"))
+    from_list(r["kernel_driver"].value("gpus", Json::array()), {"model"});
+  if (counts.empty() && r.contains("kernel_driver")) {
+    for (const auto& d : r["kernel_driver"].value("pci_devices", Json::array())) {
+      if (d.is_object() && d.value("kind", "") == "gpu")
+        add(fmt::format("NVIDIA GPU [10de:{}]", field_text(d, {"device_id"})));
+    }
+  }
+  if (counts.empty()) return "no NVIDIA GPU found";
+  std::vector<std::string> parts;
+  for (const auto& [name, n] : counts) parts.push_back(n > 1 ? fmt::format("{} ×{}", name, n) : name);
+  return join(parts, ", ");
+}
+
+std::string host_driver_line(const Json& r) {
+  auto module = fact_text(r, "kernel_driver.version");
+  auto cuda = fact_text(r, "nvml.cuda_driver_version");
+  if (cuda.empty()) cuda = fact_text(r, "driver_api.cuda_driver_version");
+  auto libcuda = fact_text(r, "driver_api.library_version");
+  std::string supports = cuda.empty() ? "" : "supports CUDA " + cuda;
+  if (module.empty()) {
+    // Only the user-space library answered; say so rather than credit a driver that is not loaded.
+    if (libcuda.empty()) return "no NVIDIA kernel module loaded";
+    return fmt::format("no NVIDIA kernel module loaded · user-space libcuda {}{}", libcuda,
+                       cuda.empty() ? "" : " (" + supports + ")");
+  }
+  std::vector<std::string> parts = {"kernel module " + module, supports};
+  if (!libcuda.empty() && libcuda != module) parts.push_back("user-space libcuda " + libcuda);
+  return join(parts, " · ");
+}
+
+std::string container_line(const Json& r) {
+  auto kind = fact_text(r, "host.container.kind");
+  const Json& c = r.contains("container") && r["container"].is_object() ? r["container"] : Json::object();
+  std::vector<std::string> parts;
+  auto image = c.empty() ? "" : fact_text(r, "container.image");
+  if (!image.empty()) {
+    parts.push_back(image);
+  } else if (!kind.empty()) {
+    parts.push_back(fmt::format("{} container, image not identified", kind));
+  }
+  if (!c.empty()) {
+    if (auto cuda = fact_text(r, "container.cuda_version");
+        !cuda.empty() && image.find(cuda) == std::string::npos) {
+      parts.push_back("CUDA " + cuda);
+    }
+    if (!parts.empty()) parts.push_back(fact_text(r, "container.os.pretty_name"));
+    if (auto digest = fact_text(r, "container.image_digest"); !digest.empty())
+      parts.push_back("digest " + digest);
+  }
+  if (parts.empty()) return "not in a container";
+  return join(parts, " · ");
+}
+
+void add_framework(std::vector<std::string>& out, const std::string& name_hint, const Json& fw,
+                   const std::string& where) {
+  if (!fw.is_object()) return;
+  auto name = field_text(fw, {"name", "package", "framework"});
+  if (name.empty()) name = name_hint;
+  auto version = field_text(fw, {"version", "__version__"});
+  if (version.empty()) return;  // not installed, or not a framework entry
+  auto cuda = field_text(fw, {"cuda_build", "built_with_cuda", "cuda_version", "cuda", "build_cuda"});
+  if (cuda.empty() && fw.contains("build") && fw["build"].is_object())
+    cuda = field_text(fw["build"], {"cuda", "cuda_version"});
+  auto text = fmt::format("{} {}{}{}", name, version, cuda.empty() ? "" : " built for CUDA " + cuda,
+                          where.empty() ? "" : " (" + where + ")");
+  if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+}
+
+// `frameworks` (src/probes/frameworks*): {"environments": [{"prefix", "frameworks": [{name, version, build:
+// {cuda}}]}]}; flat lists or objects keyed by framework name are read too.
+std::string frameworks_line(const Json& r) {
+  const Json& fw = r["frameworks"];
+  std::vector<std::string> found;
+  auto walk = [&](const Json& list, const std::string& where) {
+    if (list.is_array()) {
+      for (const auto& e : list) add_framework(found, "", e, where);
+    } else if (list.is_object()) {
+      for (const auto& [k, v] : list.items()) add_framework(found, k, v, where);
+    }
+  };
+  if (fw.is_object() && fw.contains("environments") && fw["environments"].is_array()) {
+    for (const auto& env : fw["environments"]) {
+      if (env.is_object() && env.contains("frameworks")) walk(env["frameworks"], field_text(env, {"prefix"}));
+    }
+  } else {
+    walk(fw, "");
+  }
+  return found.empty() ? "none found" : join(found, " · ");
+}
+
+std::string runtimes_line(const Json& r) {
+  std::vector<std::string> parts;
+  const Json& cr = r["cuda_runtime"];
+  for (const auto& rt : cr.value("runtimes", Json::array())) {
+    if (!rt.is_object()) continue;
+    auto v = field_text(rt, {"runtime_version", "file_version"});
+    parts.push_back(
+        fmt::format("libcudart {} ({})", v.empty() ? "?" : v, field_text(rt, {"real_path", "path"})));
+  }
+  for (const auto& tk : cr.value("toolkits", Json::array())) {
+    if (!tk.is_object()) continue;
+    parts.push_back(
+        fmt::format("toolkit {} at {}", field_text(tk, {"version"}), field_text(tk, {"real_path", "path"})));
+  }
+  return parts.empty() ? "none found" : join(parts, " · ");
+}
+
+void flatten(const Json& j, const std::string& path, std::vector<FactLine>& out, std::size_t limit,
+             bool& truncated) {
+  if (out.size() >= limit) {
+    truncated = true;
+    return;
+  }
+  if (is_fact(j)) {
+    auto value = display_text(j["value"]);
+    if (j["value"].is_null()) value = "unknown";
+    if (j.contains("code")) value += fmt::format(" (code {})", display_text(j["code"]));
+    if (j.contains("error")) value += " — " + display_text(j["error"]);
+    out.push_back({path, value, display_text(j["source"])});
+    return;
+  }
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) flatten(v, path + "." + k, out, limit, truncated);
+    return;
+  }
+  if (j.is_array()) {
+    bool scalars =
+        std::all_of(j.begin(), j.end(), [](const Json& e) { return !e.is_object() && !e.is_array(); });
+    if (scalars) {
+      std::vector<std::string> parts;
+      for (const auto& e : j) parts.push_back(display_text(e));
+      out.push_back({path, parts.empty() ? "(none)" : join(parts, ", "), ""});
+      return;
+    }
+    for (std::size_t i = 0; i < j.size(); ++i)
+      flatten(j[i], fmt::format("{}[{}]", path, i), out, limit, truncated);
+    return;
+  }
+  out.push_back({path, display_text(j), ""});
+}
+
+}  // namespace
+
+std::string display_text(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "";
+  return v.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string evidence_text(const Json& v) { return v.is_null() ? "null" : display_text(v); }
+
+std::vector<SummaryItem> issue_summary(const Json& report) {
+  std::vector<SummaryItem> items;
+  items.push_back({"OS", os_line(report)});
+  items.push_back({"GPU", gpu_line(report)});
+  items.push_back({"Host driver", host_driver_line(report)});
+  items.push_back({"Container image", container_line(report)});
+  if (report.contains("frameworks")) items.push_back({"Frameworks", frameworks_line(report)});
+  if (report.contains("cuda_runtime")) items.push_back({"CUDA runtime", runtimes_line(report)});
+  return items;
+}
+
+std::vector<LayerView> layer_views(const Json& report) {
+  std::vector<std::string> names = layer_order();
+  for (const auto& f : report.value("findings", Json::array())) {
+    auto layer = f.is_object() ? f.value("layer", "") : "";
+    if (!layer.empty() && std::find(names.begin(), names.end(), layer) == names.end()) names.push_back(layer);
+  }
+  std::string first = report.contains("first_failing_layer") && report["first_failing_layer"].is_string()
+                          ? report["first_failing_layer"].get<std::string>()
+                          : "";
+  const Json& status = report.contains("layer_status") && report["layer_status"].is_object()
+                           ? report["layer_status"]
+                           : Json::object();
+  auto summaries = layer_summaries(report);
+  std::vector<LayerView> views;
+  for (const auto& name : names) {
+    LayerView v;
+    v.name = name;
+    v.status = report.contains(name) && status.contains(name) && status[name].is_string()
+                   ? status[name].get<std::string>()
+                   : "unknown";
+    v.first_failing = name == first;
+    for (const auto& s : summaries) {
+      if (s.name == name) v.summary = s.lines;
+    }
+    views.push_back(std::move(v));
+  }
+  return views;
+}
+
+std::vector<FactLine> layer_facts(const Json& report, const std::string& layer, std::size_t limit,
+                                  bool& truncated) {
+  std::vector<FactLine> out;
+  truncated = false;
+  if (report.contains(layer)) flatten(report[layer], layer, out, limit, truncated);
+  return out;
+}
+
+}  // namespace cudiag

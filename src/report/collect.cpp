@@ -10,7 +10,6 @@
 #include "core/subprocess.h"
 #include "probes/container_probe.h"
 #include "probes/frameworks_probe.h"
-#include "probes/frameworks_probe.h"
 #include "probes/host_probe.h"
 #include "probes/kernel_driver_probe.h"
 #include "probes/layer_probe.h"
@@ -76,13 +75,6 @@ Json collect_report(const CollectOptions& options) {
   t = std::chrono::steady_clock::now();
   for (auto& l : layers) l->read_files(ctx);
   timings["layer_files_ms"] = ms_since(t);
-  // File-only, so it runs while the children do.
-  if (options.frameworks) {
-    t = std::chrono::steady_clock::now();
-    report["frameworks"] = probe_frameworks(ctx, options.pythons);
-    timings["frameworks_ms"] = ms_since(t);
-  }
-
   // File-only, so it runs while the children do.
   if (options.frameworks) {
     t = std::chrono::steady_clock::now();

@@ -23,8 +23,6 @@ struct CollectOptions {
   std::chrono::milliseconds child_timeout{10000};
   bool library_calls = true;  // false: versions from file names only, no child per library
   ErrorNamer error_name;
-  std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
-  bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer
   std::string image_digest;  // --image-digest: the container image's digest, which only the caller knows
   std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
   bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer

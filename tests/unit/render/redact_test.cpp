@@ -23,7 +23,8 @@ std::string redact_all(std::string_view text) {
 }
 
 TEST(Redact, EveryCorpusSecretIsRemovedFromItsString) {
-  for (const auto& s : corpus()["secrets"]) {
+  const Json all = corpus();  // kept alive: a range-for over corpus()["secrets"] would dangle
+  for (const auto& s : all["secrets"]) {
     auto out = redact_all(s["planted"].get<std::string>());
     for (const auto& leak : s["must_not_appear"]) {
       EXPECT_EQ(out.find(leak.get<std::string>()), std::string::npos) << s["name"] << ": " << out;
@@ -32,7 +33,8 @@ TEST(Redact, EveryCorpusSecretIsRemovedFromItsString) {
 }
 
 TEST(Redact, OrdinaryReportTextIsKept) {
-  for (const auto& k : corpus()["kept"]) {
+  const Json all = corpus();
+  for (const auto& k : all["kept"]) {
     auto text = k.get<std::string>();
     EXPECT_EQ(redact_all(text), text);
   }

@@ -71,7 +71,8 @@ TEST(SecretsLeak, NoCorpusSecretSurvivesAnyFormat) {
   auto base = fixture_report("ngc-pytorch-driver-too-old.json");
   auto formats = report_formats();
   ASSERT_GE(formats.size(), 6u);  // text, json, md, html, junit, github at least
-  for (const auto& secret : corpus()["secrets"]) {
+  const Json all = corpus();      // kept alive: a range-for over corpus()["secrets"] would dangle
+  for (const auto& secret : all["secrets"]) {
     auto planted = plant(base, secret["planted"].get<std::string>());
     for (const auto& format : formats) {
       auto out = render_report(planted, format, RenderOptions{});

@@ -43,6 +43,8 @@ const std::vector<TableDef>& table_defs() {
       // No builder: src/explain/signatures.cpp parses it; listed so every
       // knowledge base (--kb DIR too) has the messages `cudiag explain` knows.
       {"error_signatures", nullptr},
+      // No builder: the frameworks rules read it (src/rules/framework_rules.cpp).
+      {"framework_matrix", nullptr},
   };
   return defs;
 }

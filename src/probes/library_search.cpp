@@ -140,7 +140,11 @@ std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) 
     if (real) {
       inst.real_path = *real.path;
     } else {
-      inst.real_path = path;
+      // The file itself does not resolve (a symlink loop), but its directory
+      // may be reached by two names (/lib -> usr/lib): name it by the real
+      // directory so both finds are one instance.
+      auto dir = root_.resolve(dir_name(path));
+      inst.real_path = dir ? join_path(*dir.path, base_name(path)) : path;
       inst.error = real.error;
     }
     for (auto& existing : found) {

@@ -2,6 +2,7 @@
 
 namespace cudiag {
 namespace {
-const RegisterRenderer kJson{"json", [](const Json& report, const RenderOptions&) { return json_text(report) + "\n"; }};
+const RegisterRenderer kJson{
+    "json", [](const Json& report, const RenderOptions&) { return json_text(report) + "\n"; }};
 }  // namespace
 }  // namespace cudiag

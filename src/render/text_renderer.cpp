@@ -61,7 +61,8 @@ std::string render_text(const Json& report, const RenderOptions& options) {
   std::string out;
   out += paint(kBold, fmt::format("cudiag {} — NVIDIA GPU stack", report["tool"].value("version", "?")));
   out += fmt::format("  ({})\n", report.value("collected_at", ""));
-  if (report.contains("root")) out += fmt::format("machine read from {}\n", report["root"].get<std::string>());
+  if (report.contains("root"))
+    out += fmt::format("machine read from {}\n", report["root"].get<std::string>());
   out += "\n";
   const Json& status = report.contains("layer_status") ? report["layer_status"] : Json::object();
   for (const auto& layer : layer_summaries(report)) {
@@ -83,25 +84,37 @@ std::string render_text(const Json& report, const RenderOptions& options) {
     return out;
   }
   if (report.contains("first_failing_layer") && report["first_failing_layer"].is_string()) {
-    out += paint(kBold, fmt::format("First failing layer: {}", report["first_failing_layer"].get<std::string>())) + "\n\n";
+    out += paint(kBold,
+                 fmt::format("First failing layer: {}", report["first_failing_layer"].get<std::string>())) +
+           "\n\n";
   }
   for (const auto& f : findings) {
     std::string sev = f.value("severity", "info");
-    std::string mark = sev == "error" ? paint(kRed, "✗") : sev == "warning" ? paint(kYellow, "!") : paint(kDim, "i");
+    std::string mark = sev == "error"     ? paint(kRed, "✗")
+                       : sev == "warning" ? paint(kYellow, "!")
+                                          : paint(kDim, "i");
     std::string head = fmt::format("{} {} ", mark, f.value("id", ""));
-    if (f.contains("consequence_of")) head += paint(kDim, fmt::format("(follows from {}) ", f["consequence_of"].get<std::string>()));
+    if (f.contains("consequence_of"))
+      head += paint(kDim, fmt::format("(follows from {}) ", f["consequence_of"].get<std::string>()));
     out += head;
     out += "\n    " + wrap(f.value("message", ""), 4, 4, width) + "\n";
     if (f.contains("evidence")) {
       for (const auto& e : f["evidence"]) {
         std::string v = e["value"].is_string() ? e["value"].get<std::string>() : json_text(e["value"], -1);
-        out += "    " + paint(kDim, wrap(fmt::format("· {} = {}  [{}]", e.value("fact", ""), v, e.value("source", "")), 6, 4, width)) + "\n";
+        out += "    " +
+               paint(kDim, wrap(fmt::format("· {} = {}  [{}]", e.value("fact", ""), v, e.value("source", "")),
+                                6, 4, width)) +
+               "\n";
       }
     }
-    if (!f.value("remediation", "").empty()) out += "    fix: " + wrap(f["remediation"].get<std::string>(), 9, 9, width) + "\n";
+    if (!f.value("remediation", "").empty())
+      out += "    fix: " + wrap(f["remediation"].get<std::string>(), 9, 9, width) + "\n";
     if (f.contains("docs")) {
       for (const auto& d : f["docs"]) {
-        out += "    " + paint(kDim, wrap(fmt::format("see {} {}", d.value("url", ""), d.value("section", "")), 8, 4, width)) + "\n";
+        out += "    " +
+               paint(kDim, wrap(fmt::format("see {} {}", d.value("url", ""), d.value("section", "")), 8, 4,
+                                width)) +
+               "\n";
       }
     }
     out += "\n";

@@ -32,12 +32,14 @@ std::string result_text(const Json& report, const std::string& path) {
 
 std::vector<std::string> host_lines(const Json& r) {
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("{} · kernel {} · {} · glibc {}", val(r, "host.os.pretty_name"), val(r, "host.kernel_release"),
-                              val(r, "host.architecture"), val(r, "host.glibc")));
+  lines.push_back(fmt::format("{} · kernel {} · {} · glibc {}", val(r, "host.os.pretty_name"),
+                              val(r, "host.kernel_release"), val(r, "host.architecture"),
+                              val(r, "host.glibc")));
   std::string container = val(r, "host.container.kind", "");
   if (!container.empty()) {
     bool nv = fact_value(fact_at(r, "host.container.nvidia_runtime")) == true;
-    lines.push_back(fmt::format("in a {} container{}", container, nv ? " with NVIDIA driver files mounted" : ""));
+    lines.push_back(
+        fmt::format("in a {} container{}", container, nv ? " with NVIDIA driver files mounted" : ""));
   }
   if (fact_value(fact_at(r, "host.wsl.detected")) == true) lines.push_back("WSL2");
   return lines;
@@ -53,10 +55,12 @@ std::vector<std::string> kernel_lines(const Json& r) {
   std::string module = val(r, "kernel_driver.version", "");
   bool loaded = fact_value(fact_at(r, "kernel_driver.modules.nvidia")) == true;
   if (!module.empty()) {
-    lines.push_back(fmt::format("NVIDIA kernel module {}{}", module,
-                                fact_value(fact_at(r, "kernel_driver.open_kernel_module")) == true ? " (open)" : ""));
+    lines.push_back(
+        fmt::format("NVIDIA kernel module {}{}", module,
+                    fact_value(fact_at(r, "kernel_driver.open_kernel_module")) == true ? " (open)" : ""));
   } else {
-    lines.push_back(loaded ? "nvidia module listed but /proc/driver/nvidia/version is unreadable" : "no NVIDIA kernel module loaded");
+    lines.push_back(loaded ? "nvidia module listed but /proc/driver/nvidia/version is unreadable"
+                           : "no NVIDIA kernel module loaded");
   }
   if (fact_value(fact_at(r, "kernel_driver.modules.nouveau")) == true) lines.push_back("nouveau is loaded");
   lines.push_back(fmt::format("{} NVIDIA GPU{} on the PCI bus", gpus, gpus == 1 ? "" : "s"));
@@ -66,25 +70,33 @@ std::vector<std::string> kernel_lines(const Json& r) {
     if (n.value("exists", false)) ++nodes;
     if (n.value("accessible", false)) ++usable;
   }
-  if (nodes > 0) lines.push_back(fmt::format("{} device node{}, {} accessible", nodes, nodes == 1 ? "" : "s", usable));
+  if (nodes > 0)
+    lines.push_back(fmt::format("{} device node{}, {} accessible", nodes, nodes == 1 ? "" : "s", usable));
   return lines;
 }
 
 std::vector<std::string> nvml_lines(const Json& r) {
-  if (!r["nvml"].contains("picked") || fact_value(r["nvml"]["picked"]).is_null()) return {"no libnvidia-ml.so.1 found"};
+  if (!r["nvml"].contains("picked") || fact_value(r["nvml"]["picked"]).is_null())
+    return {"no libnvidia-ml.so.1 found"};
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("libnvidia-ml {} · nvmlInit_v2 → {}", val(r, "nvml.library_version"), result_text(r, "nvml.nvmlInit")));
+  lines.push_back(fmt::format("libnvidia-ml {} · nvmlInit_v2 → {}", val(r, "nvml.library_version"),
+                              result_text(r, "nvml.nvmlInit")));
   std::string driver = val(r, "nvml.driver_version", "");
-  if (!driver.empty()) lines.push_back(fmt::format("driver {} · CUDA {} · {} GPU(s)", driver, val(r, "nvml.cuda_driver_version"), val(r, "nvml.device_count")));
+  if (!driver.empty())
+    lines.push_back(fmt::format("driver {} · CUDA {} · {} GPU(s)", driver, val(r, "nvml.cuda_driver_version"),
+                                val(r, "nvml.device_count")));
   return lines;
 }
 
 std::vector<std::string> driver_api_lines(const Json& r) {
   if (fact_value(fact_at(r, "driver_api.picked")).is_null()) return {"no libcuda.so.1 found"};
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("libcuda {} ({})", val(r, "driver_api.library_version"), val(r, "driver_api.picked")));
-  lines.push_back(fmt::format("supports CUDA {} · cuInit → {}", val(r, "driver_api.cuda_driver_version"), result_text(r, "driver_api.cuInit")));
-  if (fact_value(fact_at(r, "driver_api.forward_compat_package")) == true) lines.push_back("from a forward-compatibility package");
+  lines.push_back(
+      fmt::format("libcuda {} ({})", val(r, "driver_api.library_version"), val(r, "driver_api.picked")));
+  lines.push_back(fmt::format("supports CUDA {} · cuInit → {}", val(r, "driver_api.cuda_driver_version"),
+                              result_text(r, "driver_api.cuInit")));
+  if (fact_value(fact_at(r, "driver_api.forward_compat_package")) == true)
+    lines.push_back("from a forward-compatibility package");
   std::size_t n = r["driver_api"].value("candidates", Json::array()).size();
   if (n > 1) lines.push_back(fmt::format("{} libcuda copies visible", n));
   return lines;
@@ -93,20 +105,26 @@ std::vector<std::string> driver_api_lines(const Json& r) {
 std::vector<std::string> runtime_lines(const Json& r) {
   std::vector<std::string> lines;
   for (const auto& rt : r["cuda_runtime"].value("runtimes", Json::array())) {
-    std::string v = fact_value(rt.value("runtime_version", Json())).is_string() ? fact_value(rt["runtime_version"]).get<std::string>()
-                                                                                 : rt.value("file_version", Json("?")).is_string() ? rt["file_version"].get<std::string>() : "?";
+    std::string v = fact_value(rt.value("runtime_version", Json())).is_string()
+                        ? fact_value(rt["runtime_version"]).get<std::string>()
+                    : rt.value("file_version", Json("?")).is_string() ? rt["file_version"].get<std::string>()
+                                                                      : "?";
     std::string count = "not called";
     if (rt.contains("cudaGetDeviceCount")) {
       const auto& f = rt["cudaGetDeviceCount"];
-      count = f.contains("code") ? fmt::format("{} ({})", f["value"].is_string() ? f["value"].get<std::string>() : "code", f["code"].get<long>())
-                                 : "unknown";
+      count = f.contains("code")
+                  ? fmt::format("{} ({})", f["value"].is_string() ? f["value"].get<std::string>() : "code",
+                                f["code"].get<long>())
+                  : "unknown";
     } else if (rt.contains("load") && rt["load"].contains("error")) {
       count = rt["load"]["error"].get<std::string>();
     }
-    lines.push_back(fmt::format("libcudart {} {} · cudaGetDeviceCount → {}", v, rt.value("real_path", ""), count));
+    lines.push_back(
+        fmt::format("libcudart {} {} · cudaGetDeviceCount → {}", v, rt.value("real_path", ""), count));
   }
   for (const auto& tk : r["cuda_runtime"].value("toolkits", Json::array())) {
-    lines.push_back(fmt::format("toolkit {} at {} · nvcc {}", val(tk, "version"), tk.value("real_path", ""), val(tk, "nvcc", "none")));
+    lines.push_back(fmt::format("toolkit {} at {} · nvcc {}", val(tk, "version"), tk.value("real_path", ""),
+                                val(tk, "nvcc", "none")));
   }
   if (lines.empty()) lines.push_back("no libcudart and no toolkit found");
   return lines;

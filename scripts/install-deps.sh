@@ -24,7 +24,7 @@ SRC
 fi
 
 packages=(
-  build-essential cmake ninja-build pkg-config git python3 python3-pip python3-jsonschema
+  build-essential cmake ninja-build ccache pkg-config git python3 python3-pip python3-jsonschema
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev liblz4-dev libzstd-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev

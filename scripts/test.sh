@@ -15,6 +15,11 @@ fi
 if [ "$(id -u)" -eq 0 ]; then
   bash scripts/install-deps.sh
 fi
+# ccache, when present, makes rebuilds cheap (CI on the same machine, second runs).
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  flags+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 ninja -C "$build" -j "$(nproc)"
 # Children under ASan inherit its options; leaks in NVIDIA's libraries are not ours.

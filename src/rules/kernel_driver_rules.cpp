@@ -109,7 +109,8 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
 // /dev/nvidiactl, /dev/nvidia-uvm and /dev/nvidiaN must exist and be
 // readable and writable; CUDA opens all of them (UVM for every allocation).
 void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  if (is_wsl(report) || !module_loaded(report)) return;
+  // Nodes seen without a module say nothing about a module --assume'd in.
+  if (is_wsl(report) || !module_loaded(report) || is_assumed(report, "kernel_driver.version")) return;
   const Json& nodes = fact_at(report, "kernel_driver.device_nodes");
   if (!nodes.is_array()) return;
   std::vector<std::string> missing, inaccessible;

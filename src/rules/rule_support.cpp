@@ -83,6 +83,12 @@ std::optional<long> code_at(const Json& report, const std::string& path) {
   return node["code"].get<long>();
 }
 
+bool is_assumed(const Json& report, const std::string& path) {
+  const Json& node = fact_at(report, path);
+  return node.is_object() && node.contains("source") && node["source"].is_string() &&
+         node["source"].get<std::string>().starts_with("assume:");
+}
+
 bool present(const Json& report, const std::string& path) { return !fact_at(report, path).is_null(); }
 
 Evidence evidence(std::string fact, Json value, std::string source) {

@@ -21,6 +21,8 @@ std::optional<Version> version_at(const Json& report, const std::string& path);
 std::optional<bool> bool_at(const Json& report, const std::string& path);
 // The numeric result code of an API call fact ({"value": name, "code": N}), or nullopt.
 std::optional<long> code_at(const Json& report, const std::string& path);
+// Whether the fact at `path` was overlaid by --assume (source "assume:…").
+bool is_assumed(const Json& report, const std::string& path);
 // Whether `path` exists at all (a layer or fact that was collected, known or not).
 bool present(const Json& report, const std::string& path);
 

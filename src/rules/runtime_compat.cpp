@@ -24,7 +24,10 @@ RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Ver
                                           const Json& report, const std::string& base) {
   RuntimeCheck c;
   c.requirement = kb.driver_for_cuda(minor_of(runtime));
-  if (!base.empty()) {
+  // What the runtime answered was answered to the driver that was there; an
+  // --assume'd driver replaces that one, so the answer no longer applies.
+  bool driver_assumed = !driver.version_fact.empty() && is_assumed(report, driver.version_fact);
+  if (!base.empty() && !driver_assumed) {
     auto count = code_at(report, base + ".cudaGetDeviceCount");
     c.observed_insufficient = count && *count == kInsufficientDriver;
   }

@@ -57,6 +57,9 @@ class FrameworksMachine : public ::testing::Test {
     place("libonnxruntime_providers_cuda.so",
           kCondaSp + "/onnxruntime/capi/libonnxruntime_providers_cuda.so");
     fs::create_directories(*root_ / "usr/lib/python3/dist-packages/torch/lib");
+    // A conda environment has a bin/ directory; git keeps no empty directory,
+    // so the copy of the fixture gets it here.
+    fs::create_directories(*root_ / "opt/conda/envs/ml/bin");
   }
   static void TearDownTestSuite() {
     delete root_;

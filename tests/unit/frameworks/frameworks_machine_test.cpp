@@ -3,6 +3,7 @@
 // environments found, what each framework records, the loader's choices, and
 // the findings the rules draw from them.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -27,7 +28,8 @@ fs::path elf(const std::string& name) { return fs::path(CUDIAG_FRAMEWORKS_ELF_DI
 class FrameworksMachine : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    root_ = new fs::path(fs::path(CUDIAG_FRAMEWORKS_WORK_DIR) / "machine");
+    // One tree per process: ctest runs each test in its own process, in parallel.
+    root_ = new fs::path(fs::path(CUDIAG_FRAMEWORKS_WORK_DIR) / ("machine-" + std::to_string(::getpid())));
     fs::remove_all(*root_);
     fs::copy(fs::path(CUDIAG_TEST_DIR) / "fixtures/frameworks/machine", *root_,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
@@ -62,6 +64,8 @@ class FrameworksMachine : public ::testing::Test {
     fs::create_directories(*root_ / "opt/conda/envs/ml/bin");
   }
   static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(*root_, ec);
     delete root_;
     root_ = nullptr;
   }

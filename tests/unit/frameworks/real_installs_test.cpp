@@ -2,7 +2,10 @@
 // python3-torch (a CPU build, installed by scripts/install-deps.sh) and real
 // nvidia-* wheels from PyPI installed into a venv under the build directory
 // the first time this test runs (skipped when PyPI cannot be reached).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -56,7 +59,15 @@ class FrameworksRealWheels : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     venv_ = new fs::path(fs::path(CUDIAG_FRAMEWORKS_WORK_DIR) / "venv-nvidia-wheels");
-    auto site = *venv_ / "lib";
+    // ctest runs each test in its own process, in parallel: one installs, the
+    // others wait on the lock and find it installed.
+    fs::create_directories(venv_->parent_path());
+    int lock = ::open((venv_->string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock >= 0) ::flock(lock, LOCK_EX);
+    install();
+    if (lock >= 0) ::close(lock);
+  }
+  static void install() {
     if (fs::exists(*venv_ / ".installed")) return;
     fs::remove_all(*venv_);
     auto py = std::string("/usr/bin/python3");

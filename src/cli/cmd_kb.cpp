@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "core/errors.h"
+#include "core/text_wrap.h"
 #include "kb/json_out.h"
 #include "kb/knowledge_base.h"
 
@@ -22,28 +23,8 @@ using kb::KnowledgeBase;
 
 constexpr std::size_t kWidth = 80;
 
-// Word-wraps `text` to kWidth, the first line after `first`, the rest indented by `indent`.
 std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
-  std::string out(first);
-  std::size_t col = out.size();
-  std::istringstream in{std::string(text)};
-  std::string word;
-  bool line_start = true;
-  while (in >> word) {
-    if (!line_start && col + 1 + word.size() > kWidth) {
-      out += "\n" + std::string(indent, ' ');
-      col = indent;
-      line_start = true;
-    }
-    if (!line_start) {
-      out += ' ';
-      ++col;
-    }
-    out += word;
-    col += word.size();
-    line_start = false;
-  }
-  return out + "\n";
+  return word_wrap(first, text, indent, kWidth);
 }
 
 std::string opt_text(const std::optional<Version>& v, std::string_view none = "unknown") {

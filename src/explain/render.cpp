@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "core/text_wrap.h"
 #include "kb/records.h"
 #include "rules/finding.h"
 
@@ -13,29 +14,8 @@ namespace {
 
 constexpr std::size_t kWidth = 80;
 
-// Word-wraps `text`: the first line after `first`, the others indented by
-// `indent`. A word longer than a line (a URL, a path) stays whole.
-std::string wrap(const std::string& first, const std::string& text, std::size_t indent) {
-  std::string out = first;
-  std::size_t col = first.size();
-  std::istringstream in(text);
-  std::string word;
-  bool line_start = true;
-  while (in >> word) {
-    if (!line_start && col + 1 + word.size() > kWidth) {
-      out += "\n" + std::string(indent, ' ');
-      col = indent;
-      line_start = true;
-    }
-    if (!line_start) {
-      out += ' ';
-      ++col;
-    }
-    out += word;
-    col += word.size();
-    line_start = false;
-  }
-  return out + "\n";
+std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
+  return word_wrap(first, text, indent, kWidth);
 }
 
 std::string lines_text(const Explanation& e) {

@@ -4,6 +4,7 @@
 
 #include "core/fact.h"
 #include "probes/environment.h"
+#include "probes/host_probe.h"
 #include "probes/text_util.h"
 
 namespace cudiag {
@@ -11,26 +12,6 @@ namespace cudiag {
 namespace {
 
 bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-
-// The image's own OS: inside a container /etc/os-release is the image's file.
-Json image_os(const FsRoot& root) {
-  Json os = Json::object();
-  for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
-    auto data = root.read_file(path);
-    if (!data) continue;
-    auto kv = parse_key_values(*data.data);
-    auto src = file_source(path);
-    for (const auto& [key, field] :
-         {std::pair{"ID", "id"}, {"VERSION_ID", "version_id"}, {"PRETTY_NAME", "pretty_name"}}) {
-      os[field] =
-          kv.count(key) ? fact(sanitize(kv[key]), src) : unknown_fact(src, fmt::format("no {} field", key));
-    }
-    return os;
-  }
-  os["pretty_name"] = unknown_fact(file_source("/etc/os-release"),
-                                   "neither /etc/os-release nor /usr/lib/os-release is readable");
-  return os;
-}
 
 // Which image this is, from the variables its Dockerfile sets: NGC framework
 // images set NVIDIA_<FRAMEWORK>_VERSION (their release, e.g. 24.01);
@@ -82,7 +63,7 @@ Json probe_container_image(const ProbeContext& ctx, const std::string& image_dig
   auto cuda = ctx.env.get("CUDA_VERSION");
   c["cuda_version"] = cuda ? fact(sanitize(*cuda), env_source("CUDA_VERSION"))
                            : unknown_fact(env_source("CUDA_VERSION"), "not set");
-  c["os"] = image_os(ctx.root);
+  c["os"] = probe_os_release(ctx.root);  // inside a container, the image's own file
   Json vars = Json::object();
   for (const auto& [name, value] : ctx.env.all()) {
     if (is_image_identity_variable(name) || name.starts_with("NVIDIA_REQUIRE_"))

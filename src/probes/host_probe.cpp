@@ -1,5 +1,6 @@
 #include "probes/host_probe.h"
 
+#include <fmt/format.h>
 #include <gnu/libc-version.h>
 #include <sys/utsname.h>
 
@@ -8,23 +9,26 @@
 
 namespace cudiag {
 
-namespace {
-
-Json probe_os(const FsRoot& root) {
+Json probe_os_release(const FsRoot& root) {
   Json os = Json::object();
   for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
     auto data = root.read_file(path);
     if (!data) continue;
     auto kv = parse_key_values(*data.data);
     auto src = file_source(path);
-    os["id"] = kv.count("ID") ? fact(kv["ID"], src) : unknown_fact(src, "no ID field");
-    os["version_id"] = kv.count("VERSION_ID") ? fact(kv["VERSION_ID"], src) : unknown_fact(src, "no VERSION_ID field");
-    os["pretty_name"] = kv.count("PRETTY_NAME") ? fact(kv["PRETTY_NAME"], src) : unknown_fact(src, "no PRETTY_NAME field");
+    for (const auto& [key, field] :
+         {std::pair{"ID", "id"}, {"VERSION_ID", "version_id"}, {"PRETTY_NAME", "pretty_name"}}) {
+      os[field] =
+          kv.count(key) ? fact(sanitize(kv[key]), src) : unknown_fact(src, fmt::format("no {} field", key));
+    }
     return os;
   }
-  os["pretty_name"] = unknown_fact(file_source("/etc/os-release"), "neither /etc/os-release nor /usr/lib/os-release is readable");
+  os["pretty_name"] = unknown_fact(file_source("/etc/os-release"),
+                                   "neither /etc/os-release nor /usr/lib/os-release is readable");
   return os;
 }
+
+namespace {
 
 Json first_line_fact(const FsRoot& root, const char* path) {
   auto data = root.read_file(path);
@@ -52,8 +56,10 @@ Json probe_glibc(const FsRoot& root) {
     auto real = root.resolve(std::string(dir) + "/libc.so.6");
     if (!real) continue;
     auto name = base_name(*real.path);
-    if (name.starts_with("libc-") && name.ends_with(".so")) return fact(name.substr(5, name.size() - 8), file_source(*real.path));
-    if (auto v = root.read_file("/.cudiag/glibc-version"); v) return fact(std::string(trim(*v.data)), file_source("/.cudiag/glibc-version"));
+    if (name.starts_with("libc-") && name.ends_with(".so"))
+      return fact(name.substr(5, name.size() - 8), file_source(*real.path));
+    if (auto v = root.read_file("/.cudiag/glibc-version"); v)
+      return fact(std::string(trim(*v.data)), file_source("/.cudiag/glibc-version"));
     return unknown_fact(file_source(*real.path), "glibc version is not in the file name");
   }
   return unknown_fact("file:/lib/x86_64-linux-gnu/libc.so.6", "not found");
@@ -91,7 +97,8 @@ Json probe_container(const ProbeContext& ctx) {
     if (root.exists("/var/run/secrets/kubernetes.io/serviceaccount"))
       add_evidence(evidence, "/var/run/secrets/kubernetes.io/serviceaccount exists");
   }
-  if (ctx.env.has("APPTAINER_CONTAINER") || ctx.env.has("SINGULARITY_CONTAINER") || root.exists("/.singularity.d")) {
+  if (ctx.env.has("APPTAINER_CONTAINER") || ctx.env.has("SINGULARITY_CONTAINER") ||
+      root.exists("/.singularity.d")) {
     kind = "apptainer";
     if (ctx.env.has("APPTAINER_CONTAINER")) add_evidence(evidence, "APPTAINER_CONTAINER is set");
     if (ctx.env.has("SINGULARITY_CONTAINER")) add_evidence(evidence, "SINGULARITY_CONTAINER is set");
@@ -109,8 +116,10 @@ Json probe_container(const ProbeContext& ctx) {
   Json nvidia = Json::array();
   if (auto mounts = root.read_file("/proc/self/mountinfo", 4u << 20); mounts && !kind.empty()) {
     for (auto line : split_lines(*mounts.data)) {
-      if (line.find("libcuda.so") != std::string_view::npos || line.find("libnvidia-ml.so") != std::string_view::npos ||
-          line.find("/dev/nvidia") != std::string_view::npos || line.find("/proc/driver/nvidia") != std::string_view::npos) {
+      if (line.find("libcuda.so") != std::string_view::npos ||
+          line.find("libnvidia-ml.so") != std::string_view::npos ||
+          line.find("/dev/nvidia") != std::string_view::npos ||
+          line.find("/proc/driver/nvidia") != std::string_view::npos) {
         auto fields = line;
         // mountinfo field 5 is the mount point.
         std::size_t pos = 0;
@@ -130,7 +139,8 @@ Json probe_container(const ProbeContext& ctx) {
 Json probe_wsl(const FsRoot& root) {
   Json evidence = Json::array();
   auto version = root.read_file("/proc/version");
-  if (version && (version.data->find("microsoft") != std::string::npos || version.data->find("Microsoft") != std::string::npos ||
+  if (version && (version.data->find("microsoft") != std::string::npos ||
+                  version.data->find("Microsoft") != std::string::npos ||
                   version.data->find("WSL") != std::string::npos)) {
     add_evidence(evidence, "/proc/version names a Microsoft (WSL) kernel");
   }
@@ -140,7 +150,7 @@ Json probe_wsl(const FsRoot& root) {
   w["detected"] = fact(!evidence.empty(), "detect:wsl");
   w["evidence"] = evidence;
   w["driver_lib_dir"] = root.is_dir("/usr/lib/wsl/lib") ? fact("/usr/lib/wsl/lib", "file:/usr/lib/wsl/lib")
-                                                         : fact(nullptr, "file:/usr/lib/wsl/lib");
+                                                        : fact(nullptr, "file:/usr/lib/wsl/lib");
   return w;
 }
 
@@ -155,7 +165,8 @@ Json probe_environment(const Environment& env) {
 Json probe_cuda_tools_on_path(const ProbeContext& ctx) {
   Json tools = Json::array();
   for (const auto& dir : ctx.env.list("PATH")) {
-    for (const char* tool : {"nvcc", "nvidia-smi", "cuobjdump", "ptxas", "nvdisasm", "ncu", "nsys", "compute-sanitizer"}) {
+    for (const char* tool :
+         {"nvcc", "nvidia-smi", "cuobjdump", "ptxas", "nvdisasm", "ncu", "nsys", "compute-sanitizer"}) {
       auto path = join_path(dir, tool);
       if (!ctx.root.is_regular_file(path)) continue;
       Json t = Json::object();
@@ -171,7 +182,7 @@ Json probe_cuda_tools_on_path(const ProbeContext& ctx) {
 
 Json probe_host(const ProbeContext& ctx) {
   Json host = Json::object();
-  host["os"] = probe_os(ctx.root);
+  host["os"] = probe_os_release(ctx.root);
   host["kernel_release"] = first_line_fact(ctx.root, "/proc/sys/kernel/osrelease");
   host["kernel_version"] = first_line_fact(ctx.root, "/proc/version");
   host["architecture"] = probe_architecture(ctx.root);

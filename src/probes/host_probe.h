@@ -9,4 +9,8 @@ namespace cudiag {
 // environment variables. Reads files only.
 Json probe_host(const ProbeContext& ctx);
 
+// ID, VERSION_ID and PRETTY_NAME of /etc/os-release (else /usr/lib/os-release),
+// each a fact. In a container this is the image's OS.
+Json probe_os_release(const FsRoot& root);
+
 }  // namespace cudiag

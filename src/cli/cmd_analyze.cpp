@@ -25,16 +25,19 @@ struct AnalyzeArgs {
 
 CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
   auto args = std::make_shared<AnalyzeArgs>();
-  app.add_option("report", args->path, "A report written by `cudiag report --format json` (- for stdin)")->required();
+  app.add_option("report", args->path, "A report written by `cudiag report --format json` (- for stdin)")
+      ->required();
   app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(report_formats()));
   app.add_option("-o,--output", args->output, "Write to FILE (atomically) instead of stdout");
-  app.add_option("--assume", args->assumptions, "Overlay a hypothetical fact KEY=VALUE (repeatable; see `cudiag check --help`)");
+  app.add_option("--assume", args->assumptions,
+                 "Overlay a hypothetical fact KEY=VALUE (repeatable; see `cudiag check --help`)");
   add_identity_flag(app, args->include_identity);
   return [args, &global] {
     Json report = workflow::load_report(args->path);
     apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
-    auto text = render_report(report, args->format, render_options(global, args->output.empty(), args->include_identity));
+    auto text = render_report(report, args->format,
+                              render_options(global, args->output.empty(), args->include_identity));
     if (args->output.empty()) {
       std::cout << text;
     } else {
@@ -44,7 +47,8 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
   };
 }
 
-const RegisterCommand kAnalyze{{"analyze", "Diagnose a report collected elsewhere (JSON from `cudiag report`)", 25, setup_analyze}};
+const RegisterCommand kAnalyze{
+    {"analyze", "Diagnose a report collected elsewhere (JSON from `cudiag report`)", 25, setup_analyze}};
 
 }  // namespace
 }  // namespace cudiag

@@ -1,8 +1,8 @@
 #include "report/assume.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/errors.h"
 #include "core/version.h"
@@ -38,7 +38,9 @@ Version parse_version(const std::string& key, const std::string& value) {
 
 void assume_driver(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
   auto v = parse_version("driver", value);
-  if (v.major() < 100) throw InputError(fmt::format("--assume driver={}: not an NVIDIA driver release (e.g. 535.104.05)", value));
+  if (v.major() < 100)
+    throw InputError(
+        fmt::format("--assume driver={}: not an NVIDIA driver release (e.g. 535.104.05)", value));
   Json& kd = object_at(report, "kernel_driver");
   kd["version"] = assumed(v.text(), "driver");
   object_at(kd, "modules")["nvidia"] = assumed(true, "driver");
@@ -76,7 +78,8 @@ void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase&
   } else {
     auto products = kb.gpus_matching(value);
     if (products.empty())
-      throw InputError(fmt::format("--assume gpu={}: no such GPU or architecture in the knowledge base (try `cudiag kb gpu`)", value));
+      throw InputError(fmt::format(
+          "--assume gpu={}: no such GPU or architecture in the knowledge base (try `cudiag kb gpu`)", value));
     gpu["name"] = assumed(products.front()->name, "gpu");
     gpu["device_id"] = assumed(fmt::format("0x{:04x}", products.front()->pci_id), "gpu");
     gpu["compute_capability"] = assumed(products.front()->cc.text(), "gpu");
@@ -112,7 +115,8 @@ void assume_library(Json& report, const LibraryKind& kind, const std::string& va
 void assume_container(Json& report, const std::string& value) {
   static const char* kinds[] = {"docker", "podman", "kubernetes", "apptainer", "singularity", "lxc"};
   if (std::none_of(std::begin(kinds), std::end(kinds), [&](const char* k) { return value == k; }))
-    throw InputError(fmt::format("--assume container={}: expected docker, podman, kubernetes, apptainer, singularity or lxc", value));
+    throw InputError(fmt::format(
+        "--assume container={}: expected docker, podman, kubernetes, apptainer, singularity or lxc", value));
   Json& c = object_at(object_at(report, "host"), "container");
   c["kind"] = assumed(value, "container");
   c["nvidia_runtime"] = assumed(true, "container");
@@ -120,7 +124,8 @@ void assume_container(Json& report, const std::string& value) {
 
 void assume_env(Json& report, const std::string& name, const std::string& value) {
   if (!is_allowlisted_variable(name))
-    throw InputError(fmt::format("--assume env.{}: not a variable cudiag reads (see the environment allowlist)", name));
+    throw InputError(
+        fmt::format("--assume env.{}: not a variable cudiag reads (see the environment allowlist)", name));
   Json& e = object_at(object_at(report, "host"), "environment");
   Json f = Json::object();
   f["value"] = value;
@@ -131,21 +136,25 @@ void assume_env(Json& report, const std::string& name, const std::string& value)
 }  // namespace
 
 const std::vector<std::string>& assumption_keys() {
-  static const std::vector<std::string> keys = {"driver", "compat", "gpu", "cuda_runtime", "container", "env.NAME", "<library>"};
+  static const std::vector<std::string> keys = {"driver",    "compat",   "gpu",      "cuda_runtime",
+                                                "container", "env.NAME", "<library>"};
   return keys;
 }
 
-void apply_assumptions(Json& report, const std::vector<std::string>& assumptions, const kb::KnowledgeBase& kb) {
+void apply_assumptions(Json& report, const std::vector<std::string>& assumptions,
+                       const kb::KnowledgeBase& kb) {
   if (assumptions.empty()) return;
   // Collected apart and stored last: ordered_json keeps members in a vector,
   // so a reference into the report dies when an assumption adds a layer.
-  Json record = report.contains("assumptions") && report["assumptions"].is_array() ? report["assumptions"] : Json::array();
+  Json record = report.contains("assumptions") && report["assumptions"].is_array() ? report["assumptions"]
+                                                                                   : Json::array();
   for (const auto& a : assumptions) {
     auto eq = a.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError(fmt::format("--assume {}: expected KEY=VALUE (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
-                                   "or a library such as cudnn)",
-                                   a));
+      throw InputError(fmt::format(
+          "--assume {}: expected KEY=VALUE (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
+          "or a library such as cudnn)",
+          a));
     std::string key = a.substr(0, eq);
     std::string value = a.substr(eq + 1);
     if (key == "driver") {
@@ -163,9 +172,10 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
     } else if (const auto* kind = find_library_kind(key)) {
       assume_library(report, *kind, value);
     } else {
-      throw InputError(fmt::format("--assume {}: unknown key '{}' (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
-                                   "or a library such as cudnn, nccl, cublas)",
-                                   a, key));
+      throw InputError(fmt::format(
+          "--assume {}: unknown key '{}' (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
+          "or a library such as cudnn, nccl, cublas)",
+          a, key));
     }
     record.push_back(a);
   }

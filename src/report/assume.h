@@ -20,7 +20,8 @@
 namespace cudiag {
 
 // Throws InputError("--assume …: what is wrong") for an unknown key or value.
-void apply_assumptions(Json& report, const std::vector<std::string>& assumptions, const kb::KnowledgeBase& kb);
+void apply_assumptions(Json& report, const std::vector<std::string>& assumptions,
+                       const kb::KnowledgeBase& kb);
 
 // The accepted keys, for --help and error messages.
 const std::vector<std::string>& assumption_keys();

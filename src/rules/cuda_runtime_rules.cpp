@@ -6,14 +6,15 @@
 #include <fmt/format.h>
 
 #include "rules/engine.h"
-#include "rules/runtime_compat.h"
 #include "rules/rule_support.h"
+#include "rules/runtime_compat.h"
 
 namespace cudiag::rules {
 namespace {
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
-constexpr const char* kPostInstall = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#post-installation-actions";
+constexpr const char* kPostInstall =
+    "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#post-installation-actions";
 
 std::string runtime_label(const Json& rt) {
   auto path = rt.value("real_path", rt.value("path", ""));
@@ -38,10 +39,12 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     std::string base = fmt::format("cuda_runtime.runtimes[{}]", i);
     auto load_error = fact_error(report, base + ".load");
     if (!load_error.empty()) {
-      auto f = make_finding("cuda_runtime.load_failed", "cuda_runtime", Severity::kError,
-                            fmt::format("Loading the CUDA runtime{} failed: {}.", runtime_label(rt), load_error),
-                            "Reinstall the toolkit or wheel that ships it; a runtime that hangs or crashes while loading points at a "
-                            "broken or mixed installation.");
+      auto f =
+          make_finding("cuda_runtime.load_failed", "cuda_runtime", Severity::kError,
+                       fmt::format("Loading the CUDA runtime{} failed: {}.", runtime_label(rt), load_error),
+                       "Reinstall the toolkit or wheel that ships it; a runtime that hangs or crashes while "
+                       "loading points at a "
+                       "broken or mixed installation.");
       f.evidence.push_back(evidence_from(report, base + ".load"));
       out.push_back(std::move(f));
       continue;
@@ -51,8 +54,8 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     auto c = check_runtime_against_driver(kb, *v, driver, report, base);
     if (c.verdict == RuntimeVerdict::kNeedsNewerDriver) {
       auto f = make_finding("cuda_runtime.needs_newer_driver", "cuda_runtime", Severity::kError,
-                            fmt::format("The CUDA {} runtime{} needs {}; the installed driver is {}.", v->text(), runtime_label(rt),
-                                        describe_minimum(c), describe(driver)),
+                            fmt::format("The CUDA {} runtime{} needs {}; the installed driver is {}.",
+                                        v->text(), runtime_label(rt), describe_minimum(c), describe(driver)),
                             remedy_for_newer_driver(c, *v, driver, any_datacenter_gpu_or_unknown(gpu_list)));
       // A runtime needs its driver whether or not an earlier layer fails.
       f.independent = true;
@@ -62,12 +65,16 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
       if (c.requirement) add_docs(f, c.requirement->sources);
       out.push_back(std::move(f));
     } else if (c.verdict == RuntimeVerdict::kMinorVersionCompat) {
-      auto f = make_finding("cuda_runtime.minor_version_compat", "cuda_runtime", Severity::kWarning,
-                            fmt::format("The CUDA {} runtime{} runs on driver {} through minor-version compatibility, with limits: {}.",
-                                        v->text(), runtime_label(rt), describe(driver), mvc_limits_text(kb, driver)),
-                            fmt::format("Ship SASS for your GPUs rather than relying on PTX JIT, or install driver ≥ {} for full CUDA {} "
-                                        "support.",
-                                        c.requirement && c.requirement->full_min ? c.requirement->full_min->text() : "?", v->text()));
+      auto f = make_finding(
+          "cuda_runtime.minor_version_compat", "cuda_runtime", Severity::kWarning,
+          fmt::format(
+              "The CUDA {} runtime{} runs on driver {} through minor-version compatibility, with limits: {}.",
+              v->text(), runtime_label(rt), describe(driver), mvc_limits_text(kb, driver)),
+          fmt::format("Ship SASS for your GPUs rather than relying on PTX JIT, or install driver ≥ {} for "
+                      "full CUDA {} "
+                      "support.",
+                      c.requirement && c.requirement->full_min ? c.requirement->full_min->text() : "?",
+                      v->text()));
       f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
       add_driver_evidence(f, report, driver);
       if (c.requirement && c.requirement->mvc) add_docs(f, *c.requirement->mvc);
@@ -89,10 +96,12 @@ void against_gpus(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
       if (!g.arch) continue;
       const auto& a = *g.arch;
       if (a.last_cuda && minor > *a.last_cuda) {
-        auto f = make_finding("cuda_runtime.gpu_dropped_by_toolkit", "cuda_runtime", Severity::kError,
-                              fmt::format("{} ({}, {}) cannot run CUDA {} code: the last toolkit that targets {} is CUDA {}.", g.label,
-                                          a.name, a.sm, v->text(), a.sm, a.last_cuda->text()),
-                              fmt::format("Use a CUDA {} (or older) build of the software for this GPU, or a newer GPU.", a.last_cuda->text()));
+        auto f = make_finding(
+            "cuda_runtime.gpu_dropped_by_toolkit", "cuda_runtime", Severity::kError,
+            fmt::format("{} ({}, {}) cannot run CUDA {} code: the last toolkit that targets {} is CUDA {}.",
+                        g.label, a.name, a.sm, v->text(), a.sm, a.last_cuda->text()),
+            fmt::format("Use a CUDA {} (or older) build of the software for this GPU, or a newer GPU.",
+                        a.last_cuda->text()));
         f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
         f.evidence.push_back(evidence(g.fact, g.label, g.source));
         add_docs(f, a);
@@ -101,12 +110,15 @@ void against_gpus(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
       }
       auto first = a.first_cuda ? a.first_cuda : a.first_cuda_at_most;
       if (first && minor < *first) {
-        auto f = make_finding("cuda_runtime.gpu_newer_than_toolkit", "cuda_runtime", Severity::kWarning,
-                              fmt::format("CUDA {} predates {} ({}, {}; first targeted by CUDA {}): code built with it runs on this GPU "
-                                          "only through PTX JIT, and fails with \"no kernel image is available\" where no PTX is embedded.",
-                                          v->text(), g.label, a.name, a.sm, first->text()),
-                              fmt::format("Use a build made with CUDA {} or later (for PyTorch, a +cu{}{} or newer wheel).", first->text(),
-                                          first->major(), first->minor()));
+        auto f = make_finding(
+            "cuda_runtime.gpu_newer_than_toolkit", "cuda_runtime", Severity::kWarning,
+            fmt::format("CUDA {} predates {} ({}, {}; first targeted by CUDA {}): code built with it runs on "
+                        "this GPU "
+                        "only through PTX JIT, and fails with \"no kernel image is available\" where no PTX "
+                        "is embedded.",
+                        v->text(), g.label, a.name, a.sm, first->text()),
+            fmt::format("Use a build made with CUDA {} or later (for PyTorch, a +cu{}{} or newer wheel).",
+                        first->text(), first->major(), first->minor()));
         f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
         f.evidence.push_back(evidence(g.fact, g.label, g.source));
         add_docs(f, a);
@@ -122,13 +134,16 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
     std::string list, picked;
     for (const auto& d : distinct) list += (list.empty() ? "" : ", ") + d.get<std::string>();
     for (const auto& rt : fact_at(report, "cuda_runtime.runtimes")) {
-      if (rt.value("picked_by_loader", false)) picked += (picked.empty() ? "" : ", ") + rt.value("real_path", rt.value("path", ""));
+      if (rt.value("picked_by_loader", false))
+        picked += (picked.empty() ? "" : ", ") + rt.value("real_path", rt.value("path", ""));
     }
-    auto f = make_finding("cuda_runtime.multiple_versions", "cuda_runtime", Severity::kInfo,
-                          fmt::format("Several CUDA runtime versions are installed ({}); a program without RPATH loads {}.", list,
-                                      picked.empty() ? "none of them by default" : picked),
-                          "Nothing to change if each application finds its own (wheels and RPATHs do); otherwise keep one toolkit on "
-                          "LD_LIBRARY_PATH and in /etc/ld.so.conf.d/.");
+    auto f = make_finding(
+        "cuda_runtime.multiple_versions", "cuda_runtime", Severity::kInfo,
+        fmt::format("Several CUDA runtime versions are installed ({}); a program without RPATH loads {}.",
+                    list, picked.empty() ? "none of them by default" : picked),
+        "Nothing to change if each application finds its own (wheels and RPATHs do); otherwise keep one "
+        "toolkit on "
+        "LD_LIBRARY_PATH and in /etc/ld.so.conf.d/.");
     f.evidence.push_back(evidence("cuda_runtime.distinct_versions", distinct, "search"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
@@ -137,8 +152,10 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
   if (conflicts.is_array()) {
     for (const auto& c : conflicts) {
       if (!c.is_string()) continue;
-      auto f = make_finding("cuda_runtime.toolkit_conflict", "cuda_runtime", Severity::kWarning, c.get<std::string>() + ".",
-                            "Point CUDA_HOME/CUDA_PATH and PATH at the same toolkit, so builds compile with the nvcc whose headers and "
+      auto f = make_finding("cuda_runtime.toolkit_conflict", "cuda_runtime", Severity::kWarning,
+                            c.get<std::string>() + ".",
+                            "Point CUDA_HOME/CUDA_PATH and PATH at the same toolkit, so builds compile with "
+                            "the nvcc whose headers and "
                             "libraries they link.");
       f.evidence.push_back(evidence("cuda_runtime.conflicts", conflicts, "search"));
       f.evidence.push_back(evidence_from(report, "cuda_runtime.nvcc_on_path"));

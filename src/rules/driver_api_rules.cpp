@@ -1,9 +1,9 @@
 // Rules for the driver_api layer (libcuda): is there one on the loader's
 // path, does it load, does cuInit succeed, is it the same release as the
 // kernel module, and are several different ones reachable.
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
@@ -11,7 +11,8 @@
 namespace cudiag::rules {
 namespace {
 
-constexpr const char* kDriverApiInit = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html";
+constexpr const char* kDriverApiInit =
+    "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html";
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
 constexpr long kCompatNotSupportedOnDevice = 804;
 constexpr long kSystemDriverMismatch = 803;
@@ -21,12 +22,15 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
   const Json& candidates = fact_at(report, "driver_api.candidates");
   if (!candidates.is_array()) return;
   if (candidates.empty()) {
-    auto f = make_finding("driver_api.library_missing", "driver_api", Severity::kError,
-                          "No libcuda.so.1 is on this machine: the CUDA user-space driver is not installed (or, in a container, was "
-                          "not mounted by the NVIDIA runtime).",
-                          "Install the driver's CUDA library (Debian/Ubuntu: libcuda1 / libnvidia-compute-<branch>, the same release as "
-                          "the kernel module); in a container, start it with the NVIDIA runtime and NVIDIA_DRIVER_CAPABILITIES "
-                          "including compute.");
+    auto f = make_finding(
+        "driver_api.library_missing", "driver_api", Severity::kError,
+        "No libcuda.so.1 is on this machine: the CUDA user-space driver is not installed (or, in a "
+        "container, was "
+        "not mounted by the NVIDIA runtime).",
+        "Install the driver's CUDA library (Debian/Ubuntu: libcuda1 / libnvidia-compute-<branch>, the same "
+        "release as "
+        "the kernel module); in a container, start it with the NVIDIA runtime and NVIDIA_DRIVER_CAPABILITIES "
+        "including compute.");
     f.evidence.push_back(evidence_from(report, "driver_api.picked"));
     add_doc(f, kDriverApiInit, "cuInit");
     out.push_back(std::move(f));
@@ -34,13 +38,16 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
   }
   if (!string_at(report, "driver_api.picked")) {
     std::string where = candidates[0].value("path", "");
-    auto f = make_finding("driver_api.not_on_loader_path", "driver_api", Severity::kError,
-                          fmt::format("libcuda exists ({}) but the dynamic loader would not find libcuda.so.1: it is neither in "
-                                      "LD_LIBRARY_PATH, nor in /etc/ld.so.cache, nor in a default directory.",
-                                      where),
-                          fmt::format("Run `sudo ldconfig` (and add {} to a file in /etc/ld.so.conf.d/ if it is not listed), or add it to "
-                                      "LD_LIBRARY_PATH.",
-                                      dir_of(where)));
+    auto f = make_finding(
+        "driver_api.not_on_loader_path", "driver_api", Severity::kError,
+        fmt::format(
+            "libcuda exists ({}) but the dynamic loader would not find libcuda.so.1: it is neither in "
+            "LD_LIBRARY_PATH, nor in /etc/ld.so.cache, nor in a default directory.",
+            where),
+        fmt::format("Run `sudo ldconfig` (and add {} to a file in /etc/ld.so.conf.d/ if it is not listed), "
+                    "or add it to "
+                    "LD_LIBRARY_PATH.",
+                    dir_of(where)));
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
     add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH, /etc/ld.so.cache, default paths");
     out.push_back(std::move(f));
@@ -56,10 +63,12 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
     std::string list;
     for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
     auto picked = string_at(report, "driver_api.picked").value_or("none");
-    auto f = make_finding("driver_api.multiple_libcuda", "driver_api", Severity::kWarning,
-                          fmt::format("Several libcuda releases are reachable ({}); a process without RPATH loads {}.", list, picked),
-                          "Remove the libcuda that does not match the kernel module (leftovers of an older driver or a copied "
-                          "library), or keep only the intended one on LD_LIBRARY_PATH.");
+    auto f = make_finding(
+        "driver_api.multiple_libcuda", "driver_api", Severity::kWarning,
+        fmt::format("Several libcuda releases are reachable ({}); a process without RPATH loads {}.", list,
+                    picked),
+        "Remove the libcuda that does not match the kernel module (leftovers of an older driver or a copied "
+        "library), or keep only the intended one on LD_LIBRARY_PATH.");
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
     f.evidence.push_back(evidence_from(report, "driver_api.picked"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
@@ -72,8 +81,10 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   auto load_error = fact_error(report, "driver_api.load");
   if (!load_error.empty()) {
     auto f = make_finding("driver_api.load_failed", "driver_api", Severity::kError,
-                          fmt::format("Loading libcuda ({}) failed: {}.", string_at(report, "driver_api.picked").value_or(""), load_error),
-                          "Reinstall the user-space driver so libcuda and its dependencies are one release; a libcuda that hangs or "
+                          fmt::format("Loading libcuda ({}) failed: {}.",
+                                      string_at(report, "driver_api.picked").value_or(""), load_error),
+                          "Reinstall the user-space driver so libcuda and its dependencies are one release; "
+                          "a libcuda that hangs or "
                           "crashes while loading points at a broken installation or a mismatched copy.");
     f.evidence.push_back(evidence_from(report, "driver_api.load"));
     out.push_back(std::move(f));
@@ -83,8 +94,10 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   if (!init) {
     auto init_error = fact_error(report, "driver_api.cuInit");
     if (!init_error.empty()) {
-      auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError, fmt::format("cuInit gave no answer: {}.", init_error),
-                            "A cuInit that hangs or crashes usually means the kernel module is wedged (check `dmesg | grep -i nvrm`; "
+      auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError,
+                            fmt::format("cuInit gave no answer: {}.", init_error),
+                            "A cuInit that hangs or crashes usually means the kernel module is wedged (check "
+                            "`dmesg | grep -i nvrm`; "
                             "a reboot clears it) or a GPU fell off the bus (Xid 79).");
       f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
       add_doc(f, kDriverApiInit, "cuInit");
@@ -101,25 +114,34 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   std::string remedy;
   switch (init->code) {
     case 100:
-      remedy = "Make a GPU visible: see the kernel_driver and host layers (no GPU, module not loaded, CUDA_VISIBLE_DEVICES, "
-               "container without GPU access).";
+      remedy =
+          "Make a GPU visible: see the kernel_driver and host layers (no GPU, module not loaded, "
+          "CUDA_VISIBLE_DEVICES, "
+          "container without GPU access).";
       break;
     case 999:
-      remedy = "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel module are one "
-               "release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
+      remedy =
+          "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel "
+          "module are one "
+          "release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
       break;
     case kSystemDriverMismatch:
-      remedy = "libcuda and the kernel module are not one release: reboot after a driver upgrade, or reinstall the driver so "
-               "its libraries and module match (see driver_api.user_kernel_mismatch when the versions are known).";
+      remedy =
+          "libcuda and the kernel module are not one release: reboot after a driver upgrade, or reinstall "
+          "the driver so "
+          "its libraries and module match (see driver_api.user_kernel_mismatch when the versions are known).";
       break;
     case 35:
-      remedy = "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda copy.";
+      remedy =
+          "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda "
+          "copy.";
       break;
     default:
       remedy = e && !e->note.empty() ? e->note : "See the error's documentation and the kernel_driver layer.";
   }
-  auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError,
-                        fmt::format("cuInit → {}{}.", init->describe(), e ? ": " + sentence_body(e->meaning) : ""), remedy);
+  auto f = make_finding(
+      "driver_api.init_failed", "driver_api", Severity::kError,
+      fmt::format("cuInit → {}{}.", init->describe(), e ? ": " + sentence_body(e->meaning) : ""), remedy);
   f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
   if (e) add_docs(f, *e);
   add_doc(f, kDriverApiInit, "cuInit");
@@ -128,16 +150,19 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
 
 void user_kernel_mismatch(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
   if (!bool_at(report, "driver_api.kernel_module_mismatch").value_or(false)) return;
-  if (bool_at(report, "driver_api.forward_compat_package").value_or(false)) return;  // a compat libcuda differs on purpose
+  if (bool_at(report, "driver_api.forward_compat_package").value_or(false))
+    return;  // a compat libcuda differs on purpose
   auto kmod = string_at(report, "kernel_driver.version").value_or("?");
   auto user = string_at(report, "driver_api.library_version").value_or("?");
-  auto f = make_finding(
-      "driver_api.user_kernel_mismatch", "driver_api", Severity::kError,
-      fmt::format("The user-space driver (libcuda {}) and the loaded kernel module ({}) are different releases: the \"driver/library "
-                  "version mismatch\" state, in which cuInit and NVML fail.",
-                  user, kmod),
-      "Reboot so the kernel module of the installed driver loads (usual after a driver upgrade), or install the libraries of the "
-      "module's release; in a container, do not install driver libraries in the image — the NVIDIA runtime mounts the host's.");
+  auto f = make_finding("driver_api.user_kernel_mismatch", "driver_api", Severity::kError,
+                        fmt::format("The user-space driver (libcuda {}) and the loaded kernel module ({}) "
+                                    "are different releases: the \"driver/library "
+                                    "version mismatch\" state, in which cuInit and NVML fail.",
+                                    user, kmod),
+                        "Reboot so the kernel module of the installed driver loads (usual after a driver "
+                        "upgrade), or install the libraries of the "
+                        "module's release; in a container, do not install driver libraries in the image — "
+                        "the NVIDIA runtime mounts the host's.");
   f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   add_doc(f, kDriverApiInit, "cuInit");

@@ -39,7 +39,8 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb) {
   if (!d.first_failing_layer.empty()) {
     auto first = layer_index(d.first_failing_layer);
     for (auto& f : d.findings) {
-      if (f.severity == Severity::kError && layer_index(f.layer) > first && f.consequence_of.empty() && !f.independent) {
+      if (f.severity == Severity::kError && layer_index(f.layer) > first && f.consequence_of.empty() &&
+          !f.independent) {
         f.consequence_of = d.first_failing_layer;
       }
     }
@@ -50,8 +51,10 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb) {
     std::string status = "ok";
     for (const auto& f : d.findings) {
       if (f.layer != layer) continue;
-      if (f.severity == Severity::kError) status = "error";
-      else if (f.severity == Severity::kWarning && status == "ok") status = "warning";
+      if (f.severity == Severity::kError)
+        status = "error";
+      else if (f.severity == Severity::kWarning && status == "ok")
+        status = "warning";
     }
     d.layer_status[layer] = status;
   }

@@ -17,7 +17,8 @@ namespace kb {
 class KnowledgeBase;
 }
 
-using RuleFn = std::function<void(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out)>;
+using RuleFn =
+    std::function<void(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out)>;
 
 struct RuleDef {
   std::string name;  // the rule file's topic, e.g. "kernel_driver"; finding ids carry their own names

@@ -17,9 +17,9 @@ const char* severity_name(Severity s) {
 }
 
 const std::vector<std::string>& layer_order() {
-  static const std::vector<std::string> order = {"host",         "kernel_driver", "nvml",       "driver_api",
-                                                 "cuda_runtime", "libraries",     "frameworks", "binaries",
-                                                 "kernel_test"};
+  static const std::vector<std::string> order = {"host",       "kernel_driver", "nvml",
+                                                 "driver_api", "cuda_runtime",  "libraries",
+                                                 "frameworks", "binaries",      "kernel_test"};
   return order;
 }
 

@@ -41,15 +41,20 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
   }
   if (code == kCompatNotSupportedOnDevice || !unsupported.empty()) {
     std::string which = unsupported.empty() ? "the visible GPU" : unsupported.front().label;
-    auto f = make_finding("driver_api.forward_compat_unsupported_gpu", "driver_api", Severity::kError,
-                          fmt::format("The forward-compatibility libcuda {} ({}) is in use, but {} is not a data-center GPU; forward "
-                                      "compatibility is refused (cuInit → CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804).",
-                                      compat_text, picked, which),
-                          "Take the compat directory off the loader path (LD_LIBRARY_PATH, /etc/ld.so.conf.d/) so the host driver's "
-                          "libcuda loads, and upgrade the host driver instead; or hide the unsupported GPU with CUDA_VISIBLE_DEVICES.");
+    auto f = make_finding(
+        "driver_api.forward_compat_unsupported_gpu", "driver_api", Severity::kError,
+        fmt::format(
+            "The forward-compatibility libcuda {} ({}) is in use, but {} is not a data-center GPU; forward "
+            "compatibility is refused (cuInit → CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804).",
+            compat_text, picked, which),
+        "Take the compat directory off the loader path (LD_LIBRARY_PATH, /etc/ld.so.conf.d/) so the host "
+        "driver's "
+        "libcuda loads, and upgrade the host driver instead; or hide the unsupported GPU with "
+        "CUDA_VISIBLE_DEVICES.");
     f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
     if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
-    for (const auto& g : unsupported) f.evidence.push_back(evidence(g.fact, g.label + " (" + g.segment + ")", g.source));
+    for (const auto& g : unsupported)
+      f.evidence.push_back(evidence(g.fact, g.label + " (" + g.segment + ")", g.source));
     cite(f, kb, "gpu-class");
     out.push_back(std::move(f));
     return;
@@ -65,16 +70,19 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
     } else if (branch_unlisted) {
       std::string list;
       for (auto b : release->host_branches) list += (list.empty() ? "R" : ", R") + std::to_string(b);
-      why = fmt::format("it supports host drivers of branches {} only, and the host runs {}", list, kmod->text());
+      why = fmt::format("it supports host drivers of branches {} only, and the host runs {}", list,
+                        kmod->text());
     } else {
       why = "cuInit rejected the combination (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803)";
     }
-    auto f = make_finding("driver_api.forward_compat_driver_mismatch", "driver_api", Severity::kError,
-                          fmt::format("The forward-compatibility libcuda {} ({}) cannot run over this kernel driver: {}.", compat_text,
-                                      picked, why),
-                          not_newer ? "Remove the compat directory from the loader path: the host driver is already new enough."
-                                    : "Use a host driver of a branch the compat package lists (an LTS or production branch), or a "
-                                      "cuda-compat package that lists the host's branch.");
+    auto f = make_finding(
+        "driver_api.forward_compat_driver_mismatch", "driver_api", Severity::kError,
+        fmt::format("The forward-compatibility libcuda {} ({}) cannot run over this kernel driver: {}.",
+                    compat_text, picked, why),
+        not_newer
+            ? "Remove the compat directory from the loader path: the host driver is already new enough."
+            : "Use a host driver of a branch the compat package lists (an LTS or production branch), or a "
+              "cuda-compat package that lists the host's branch.");
     f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
     f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
     if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
@@ -83,11 +91,13 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
     out.push_back(std::move(f));
     return;
   }
-  auto f = make_finding("driver_api.forward_compat_in_use", "driver_api", Severity::kInfo,
-                        fmt::format("The forward-compatibility libcuda {} ({}) runs over kernel driver {}: CUDA up to {} is available.",
-                                    compat_text, picked, kmod ? kmod->text() : "of unknown release",
-                                    release ? release->cuda.text() : string_at(report, "driver_api.cuda_driver_version").value_or("?")),
-                        "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship.");
+  auto f = make_finding(
+      "driver_api.forward_compat_in_use", "driver_api", Severity::kInfo,
+      fmt::format(
+          "The forward-compatibility libcuda {} ({}) runs over kernel driver {}: CUDA up to {} is available.",
+          compat_text, picked, kmod ? kmod->text() : "of unknown release",
+          release ? release->cuda.text() : string_at(report, "driver_api.cuda_driver_version").value_or("?")),
+      "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship.");
   f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
   cite(f, kb, "loader-path");
   out.push_back(std::move(f));

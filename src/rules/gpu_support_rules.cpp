@@ -19,12 +19,15 @@ void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fi
     if (a.last_driver_branch && branch_of(*driver.version) > *a.last_driver_branch) {
       auto f = make_finding(
           "kernel_driver.gpu_unsupported_by_driver", "kernel_driver", Severity::kError,
-          fmt::format("{} ({}, {}) is not supported by driver {}: the last driver branch for {} GPUs is R{}.", g.label, a.name, a.sm,
-                      driver.version->text(), a.name, *a.last_driver_branch),
-          fmt::format("Install an R{} driver (the legacy branch for {}), or move the workload to a newer GPU.", *a.last_driver_branch, a.name));
+          fmt::format("{} ({}, {}) is not supported by driver {}: the last driver branch for {} GPUs is R{}.",
+                      g.label, a.name, a.sm, driver.version->text(), a.name, *a.last_driver_branch),
+          fmt::format(
+              "Install an R{} driver (the legacy branch for {}), or move the workload to a newer GPU.",
+              *a.last_driver_branch, a.name));
       add_driver_evidence(f, report, driver);
       f.evidence.push_back(evidence(g.fact, g.label, g.source));
-      f.evidence.push_back(evidence("kb.architectures." + a.sm + ".last_driver_branch", *a.last_driver_branch, "knowledge base"));
+      f.evidence.push_back(evidence("kb.architectures." + a.sm + ".last_driver_branch", *a.last_driver_branch,
+                                    "knowledge base"));
       add_docs(f, a);
       out.push_back(std::move(f));
       continue;
@@ -36,8 +39,9 @@ void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fi
       auto branch = first_branch_for_cuda(kb, *first);
       auto f = make_finding(
           "kernel_driver.gpu_too_new_for_driver", "kernel_driver", Severity::kError,
-          fmt::format("{} ({}, {}) needs a driver that supports CUDA {} or later; driver {} supports CUDA {}.", g.label, a.name, a.sm,
-                      first->text(), driver.version->text(), driver.cuda->text()),
+          fmt::format(
+              "{} ({}, {}) needs a driver that supports CUDA {} or later; driver {} supports CUDA {}.",
+              g.label, a.name, a.sm, first->text(), driver.version->text(), driver.cuda->text()),
           branch ? fmt::format("Install a driver of branch R{} or newer.", *branch)
                  : fmt::format("Install a driver that supports CUDA {}.", first->text()));
       add_driver_evidence(f, report, driver);

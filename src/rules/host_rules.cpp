@@ -3,10 +3,10 @@
 // malformed, a container started without GPU access, NVIDIA_REQUIRE_*
 // conditions the host driver does not meet, LD_PRELOAD of CUDA libraries,
 // and on WSL2 a Linux driver's libcuda shadowing the Windows one.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "rules/engine.h"
 #include "rules/require_expression.h"
@@ -15,7 +15,8 @@
 namespace cudiag::rules {
 namespace {
 
-constexpr const char* kCudaEnvVars = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables";
+constexpr const char* kCudaEnvVars =
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables";
 constexpr const char* kContainerToolkitEnv =
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
@@ -37,7 +38,8 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 // CUDA accepts device indices, GPU-<uuid> and MIG-<uuid> (or prefixes of
@@ -46,18 +48,24 @@ void cuda_visible_devices(const Json& report, const kb::KnowledgeBase& kb, std::
   auto value = env(report, "CUDA_VISIBLE_DEVICES");
   if (!value) return;
   auto entries = split_commas(*value);
-  bool hides_all = value->empty() || entries.front().empty() || entries.front() == "-1" || entries.front() == "NoDevFiles" ||
-                   entries.front() == "none";
+  bool hides_all = value->empty() || entries.front().empty() || entries.front() == "-1" ||
+                   entries.front() == "NoDevFiles" || entries.front() == "none";
   if (!hides_all && all_digits(entries.front())) {
     auto count = gpus(report, kb).size();
-    if (gpus_known(report) && count > 0 && static_cast<std::size_t>(std::stoul(entries.front().substr(0, 9))) >= count) hides_all = true;
+    if (gpus_known(report) && count > 0 &&
+        static_cast<std::size_t>(std::stoul(entries.front().substr(0, 9))) >= count)
+      hides_all = true;
   }
   if (hides_all) {
-    auto f = make_finding("host.cuda_visible_devices_hides_all", "host", Severity::kError,
-                          fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA, so cuInit reports no device.", *value),
-                          "Unset CUDA_VISIBLE_DEVICES, or set it to the indices or UUIDs of the GPUs to use (`nvidia-smi -L` lists "
-                          "them); schedulers (Slurm, Kubernetes) set it per job.");
-    f.evidence.push_back(evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
+    auto f = make_finding(
+        "host.cuda_visible_devices_hides_all", "host", Severity::kError,
+        fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA, so cuInit reports no device.",
+                    *value),
+        "Unset CUDA_VISIBLE_DEVICES, or set it to the indices or UUIDs of the GPUs to use (`nvidia-smi -L` "
+        "lists "
+        "them); schedulers (Slurm, Kubernetes) set it per job.");
+    f.evidence.push_back(
+        evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
     add_doc(f, kCudaEnvVars, "CUDA_VISIBLE_DEVICES");
     out.push_back(std::move(f));
     return;
@@ -66,12 +74,15 @@ void cuda_visible_devices(const Json& report, const kb::KnowledgeBase& kb, std::
     const auto& e = entries[i];
     bool ok = all_digits(e) || e.starts_with("GPU-") || e.starts_with("MIG-");
     if (ok) continue;
-    auto f = make_finding("host.cuda_visible_devices_malformed", "host", Severity::kWarning,
-                          fmt::format("CUDA_VISIBLE_DEVICES=\"{}\": entry \"{}\" is not a device index, GPU-UUID or MIG-UUID; CUDA "
-                                      "ignores it and every entry after it.",
-                                      *value, e),
-                          "Use comma-separated indices (0,1) or UUIDs from `nvidia-smi -L`, without spaces or other text.");
-    f.evidence.push_back(evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
+    auto f = make_finding(
+        "host.cuda_visible_devices_malformed", "host", Severity::kWarning,
+        fmt::format(
+            "CUDA_VISIBLE_DEVICES=\"{}\": entry \"{}\" is not a device index, GPU-UUID or MIG-UUID; CUDA "
+            "ignores it and every entry after it.",
+            *value, e),
+        "Use comma-separated indices (0,1) or UUIDs from `nvidia-smi -L`, without spaces or other text.");
+    f.evidence.push_back(
+        evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
     add_doc(f, kCudaEnvVars, "CUDA_VISIBLE_DEVICES");
     out.push_back(std::move(f));
     return;
@@ -91,16 +102,21 @@ void container_gpu_access(const Json& report, const kb::KnowledgeBase& kb, std::
   auto kind = container_kind(report);
   if (!kind || is_wsl(report)) return;
   if (bool_at(report, "host.container.nvidia_runtime").value_or(false) || any_device_node(report)) return;
-  auto f = make_finding("host.container_without_gpu_access", "host", Severity::kError,
-                        fmt::format("This is a {} container started without GPU access: no /dev/nvidia* device nodes and no NVIDIA "
-                                    "runtime mounts.",
-                                    *kind),
-                        "Start it with the NVIDIA Container Toolkit: `docker run --gpus all …` (or --runtime=nvidia), Podman with "
-                        "CDI (`--device nvidia.com/gpu=all`), a Kubernetes resource limit nvidia.com/gpu, or `apptainer --nv`; the "
-                        "image needs no driver of its own.");
+  auto f = make_finding(
+      "host.container_without_gpu_access", "host", Severity::kError,
+      fmt::format(
+          "This is a {} container started without GPU access: no /dev/nvidia* device nodes and no NVIDIA "
+          "runtime mounts.",
+          *kind),
+      "Start it with the NVIDIA Container Toolkit: `docker run --gpus all …` (or --runtime=nvidia), Podman "
+      "with "
+      "CDI (`--device nvidia.com/gpu=all`), a Kubernetes resource limit nvidia.com/gpu, or `apptainer --nv`; "
+      "the "
+      "image needs no driver of its own.");
   f.evidence.push_back(evidence_from(report, "host.container.kind"));
   f.evidence.push_back(evidence_from(report, "host.container.nvidia_runtime"));
-  f.evidence.push_back(evidence("kernel_driver.device_nodes", fact_at(report, "kernel_driver.device_nodes"), "file:/dev"));
+  f.evidence.push_back(
+      evidence("kernel_driver.device_nodes", fact_at(report, "kernel_driver.device_nodes"), "file:/dev"));
   add_doc(f, kContainerToolkitEnv, "GPU Enumeration");
   (void)kb;
   out.push_back(std::move(f));
@@ -136,13 +152,17 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
       if (r.valid && r.satisfied) continue;
       auto f = make_finding(
           "host.nvidia_require_unsatisfied", "host", r.valid ? Severity::kError : Severity::kWarning,
-          r.valid ? fmt::format("{}=\"{}\" is not satisfied by the host driver {}: the NVIDIA container runtime refuses to start this "
+          r.valid ? fmt::format("{}=\"{}\" is not satisfied by the host driver {}: the NVIDIA container "
+                                "runtime refuses to start this "
                                 "image (\"unsatisfied condition: {}\").",
                                 name, *value, describe(driver), r.first_term)
-                  : fmt::format("{}=\"{}\" is malformed ({}); the NVIDIA container runtime rejects it.", name, *value, r.error),
-          r.valid ? "Upgrade the host driver to one that meets the image's condition, or use an image built for an older CUDA; "
+                  : fmt::format("{}=\"{}\" is malformed ({}); the NVIDIA container runtime rejects it.", name,
+                                *value, r.error),
+          r.valid ? "Upgrade the host driver to one that meets the image's condition, or use an image built "
+                    "for an older CUDA; "
                     "NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility."
-                  : "Fix the variable's syntax: alternatives separated by spaces, conditions within one by commas, each NAME OP VALUE.");
+                  : "Fix the variable's syntax: alternatives separated by spaces, conditions within one by "
+                    "commas, each NAME OP VALUE.");
       f.evidence.push_back(evidence("host.environment." + name, *value, "env:" + name));
       add_driver_evidence(f, report, driver);
       add_doc(f, kContainerToolkitEnv, "Constraints (NVIDIA_REQUIRE_*)");
@@ -155,13 +175,15 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
 void ld_preload(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
   auto value = env(report, "LD_PRELOAD");
   if (!value) return;
-  for (const char* lib : {"libcuda.so", "libcudart.so", "libnvidia-ml.so", "libcudnn", "libcublas", "libnccl"}) {
+  for (const char* lib :
+       {"libcuda.so", "libcudart.so", "libnvidia-ml.so", "libcudnn", "libcublas", "libnccl"}) {
     if (value->find(lib) == std::string::npos) continue;
-    auto f = make_finding("host.ld_preload_cuda_library", "host", Severity::kWarning,
-                          fmt::format("LD_PRELOAD=\"{}\" forces a CUDA library ({}) into every process, ahead of the one each "
-                                      "program would load.",
-                                      *value, lib),
-                          "Remove it from LD_PRELOAD unless you are deliberately interposing (profilers, shims).");
+    auto f = make_finding(
+        "host.ld_preload_cuda_library", "host", Severity::kWarning,
+        fmt::format("LD_PRELOAD=\"{}\" forces a CUDA library ({}) into every process, ahead of the one each "
+                    "program would load.",
+                    *value, lib),
+        "Remove it from LD_PRELOAD unless you are deliberately interposing (profilers, shims).");
     f.evidence.push_back(evidence("host.environment.LD_PRELOAD", *value, "env:LD_PRELOAD"));
     add_doc(f, kLdSo, "LD_PRELOAD");
     out.push_back(std::move(f));
@@ -174,10 +196,12 @@ void wsl_libcuda(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
   auto picked = string_at(report, "driver_api.picked");
   if (!picked || picked->starts_with("/usr/lib/wsl/")) return;
   auto f = make_finding("host.wsl_linux_driver_installed", "driver_api", Severity::kError,
-                        fmt::format("On WSL2 the loader picks {} instead of the Windows driver's /usr/lib/wsl/lib/libcuda.so.1: a Linux "
+                        fmt::format("On WSL2 the loader picks {} instead of the Windows driver's "
+                                    "/usr/lib/wsl/lib/libcuda.so.1: a Linux "
                                     "NVIDIA driver was installed inside WSL, which cannot work there.",
                                     *picked),
-                        "Remove the Linux driver packages inside WSL (keep only the CUDA toolkit, e.g. cuda-toolkit-12-x, never "
+                        "Remove the Linux driver packages inside WSL (keep only the CUDA toolkit, e.g. "
+                        "cuda-toolkit-12-x, never "
                         "cuda-drivers), run `sudo ldconfig`, and update the driver on Windows instead.");
   f.evidence.push_back(evidence_from(report, "driver_api.picked"));
   f.evidence.push_back(evidence_from(report, "host.wsl.detected"));

@@ -1,10 +1,10 @@
 // Rules for the kernel_driver layer: is there an NVIDIA GPU, is the NVIDIA
 // kernel module loaded and bound to it, and can this user open its device
 // nodes. They read only what the probe found in /proc, /sys and /dev.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
@@ -16,7 +16,9 @@ constexpr const char* kInstallGuide = "https://docs.nvidia.com/cuda/cuda-install
 
 // The probe read /proc/driver/nvidia/version (rather than the report being
 // partial): only then does its absence mean "not loaded".
-bool kernel_driver_collected(const Json& report) { return fact_at(report, "kernel_driver.version").is_object(); }
+bool kernel_driver_collected(const Json& report) {
+  return fact_at(report, "kernel_driver.version").is_object();
+}
 
 bool module_loaded(const Json& report) {
   return version_at(report, "kernel_driver.version").has_value() ||
@@ -51,7 +53,10 @@ std::string module_for_other_kernel(const Json& report) {
     if (kernel == *running) return "";
     if (other.empty()) other = kernel;
   }
-  return other.empty() ? "" : fmt::format("the NVIDIA module on disk is built for kernel {}, but kernel {} is running", other, *running);
+  return other.empty()
+             ? ""
+             : fmt::format("the NVIDIA module on disk is built for kernel {}, but kernel {} is running",
+                           other, *running);
 }
 
 void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
@@ -61,9 +66,12 @@ void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding
   bool loaded = module_loaded(report);
   auto f = make_finding(
       "kernel_driver.no_gpu", "kernel_driver", Severity::kError,
-      loaded ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices)."
-             : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no NVIDIA kernel module is loaded.",
-      "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a container, start it "
+      loaded ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor "
+               "0x10de in /sys/bus/pci/devices)."
+             : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no "
+               "NVIDIA kernel module is loaded.",
+      "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a "
+      "container, start it "
       "with the NVIDIA runtime (docker run --gpus all, Kubernetes resource nvidia.com/gpu, apptainer --nv). "
       "`lspci -d 10de:` on the host shows whether it has one.");
   f.evidence.push_back(evidence("kernel_driver.pci_devices", Json(0), "file:/sys/bus/pci/devices"));
@@ -78,13 +86,17 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
   if (list.empty()) return;
   std::string gpu = list.front().label;
   if (nouveau_present(report, list)) {
-    auto f = make_finding("kernel_driver.nouveau_bound", "kernel_driver", Severity::kError,
-                          fmt::format("{} is driven by nouveau, the open-source driver, so the NVIDIA kernel module cannot bind to it.", gpu),
-                          "Blacklist nouveau (/etc/modprobe.d/blacklist-nouveau.conf: `blacklist nouveau` and "
-                          "`options nouveau modeset=0`), rebuild the initramfs (update-initramfs -u or dracut --force), "
-                          "reboot, then install or load the NVIDIA driver.");
+    auto f = make_finding(
+        "kernel_driver.nouveau_bound", "kernel_driver", Severity::kError,
+        fmt::format(
+            "{} is driven by nouveau, the open-source driver, so the NVIDIA kernel module cannot bind to it.",
+            gpu),
+        "Blacklist nouveau (/etc/modprobe.d/blacklist-nouveau.conf: `blacklist nouveau` and "
+        "`options nouveau modeset=0`), rebuild the initramfs (update-initramfs -u or dracut --force), "
+        "reboot, then install or load the NVIDIA driver.");
     f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nouveau"));
-    f.evidence.push_back(evidence(list.front().fact + ".bound_driver", list.front().bound_driver, list.front().source));
+    f.evidence.push_back(
+        evidence(list.front().fact + ".bound_driver", list.front().bound_driver, list.front().source));
     add_doc(f, kInstallGuide, "Disabling Nouveau");
     out.push_back(std::move(f));
     return;
@@ -92,12 +104,16 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
   std::string why = module_for_other_kernel(report);
   auto f = make_finding(
       "kernel_driver.module_not_loaded", "kernel_driver", Severity::kError,
-      fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no /proc/driver/nvidia/version){}.", gpu,
-                  why.empty() ? "" : ": " + why),
-      why.empty() ? "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is installed, install one "
-                    "(the CUDA installation guide's driver section); with Secure Boot on, the module must be signed."
-                  : "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname -r) installed) "
-                    "or boot the kernel it was built for, then `sudo modprobe nvidia`.");
+      fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no "
+                  "/proc/driver/nvidia/version){}.",
+                  gpu, why.empty() ? "" : ": " + why),
+      why.empty()
+          ? "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is "
+            "installed, install one "
+            "(the CUDA installation guide's driver section); with Secure Boot on, the module must be signed."
+          : "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname "
+            "-r) installed) "
+            "or boot the kernel it was built for, then `sudo modprobe nvidia`.");
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nvidia"));
   f.evidence.push_back(evidence(list.front().fact, list.front().label, list.front().source));
@@ -118,7 +134,8 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
   for (const auto& n : nodes) {
     auto path = n.value("path", "");
     bool exists = n.value("exists", false);
-    bool is_gpu_node = path.size() > 11 && path.starts_with("/dev/nvidia") && std::isdigit(static_cast<unsigned char>(path[11]));
+    bool is_gpu_node = path.size() > 11 && path.starts_with("/dev/nvidia") &&
+                       std::isdigit(static_cast<unsigned char>(path[11]));
     has_gpu_node = has_gpu_node || (is_gpu_node && exists);
     bool required = path == "/dev/nvidiactl" || path == "/dev/nvidia-uvm" || is_gpu_node;
     if (!required) continue;
@@ -133,14 +150,20 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
     bool uvm = std::find(missing.begin(), missing.end(), "/dev/nvidia-uvm") != missing.end();
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    auto f = make_finding(
-        uvm ? "kernel_driver.uvm_device_missing" : "kernel_driver.device_node_missing", "kernel_driver", Severity::kError,
-        fmt::format("The NVIDIA kernel module is loaded but {} {} missing{}.", list, missing.size() == 1 ? "is" : "are",
-                    uvm ? "; CUDA needs /dev/nvidia-uvm for memory management, so cuInit fails (often CUDA_ERROR_UNKNOWN, 999)" : ""),
-        uvm ? "Load the UVM module and create its node: `sudo modprobe nvidia-uvm` then `sudo nvidia-modprobe -u -c=0` (or run "
-              "any CUDA program once as root); in a container, pass /dev/nvidia-uvm through (the NVIDIA runtime does)."
-            : "Create the nodes with `sudo nvidia-modprobe -c=0 …` (or nvidia-smi as root); in a container, start it with the NVIDIA "
-              "runtime so the nodes are passed through.");
+    auto f = make_finding(uvm ? "kernel_driver.uvm_device_missing" : "kernel_driver.device_node_missing",
+                          "kernel_driver", Severity::kError,
+                          fmt::format("The NVIDIA kernel module is loaded but {} {} missing{}.", list,
+                                      missing.size() == 1 ? "is" : "are",
+                                      uvm ? "; CUDA needs /dev/nvidia-uvm for memory management, so cuInit "
+                                            "fails (often CUDA_ERROR_UNKNOWN, 999)"
+                                          : ""),
+                          uvm ? "Load the UVM module and create its node: `sudo modprobe nvidia-uvm` then "
+                                "`sudo nvidia-modprobe -u -c=0` (or run "
+                                "any CUDA program once as root); in a container, pass /dev/nvidia-uvm "
+                                "through (the NVIDIA runtime does)."
+                              : "Create the nodes with `sudo nvidia-modprobe -c=0 …` (or nvidia-smi as "
+                                "root); in a container, start it with the NVIDIA "
+                                "runtime so the nodes are passed through.");
     f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
     add_doc(f, kInstallGuide, "Device Node Verification");
     out.push_back(std::move(f));
@@ -148,10 +171,12 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
   if (!inaccessible.empty()) {
     std::string list;
     for (const auto& m : inaccessible) list += (list.empty() ? "" : ", ") + m;
-    auto f = make_finding("kernel_driver.device_node_not_accessible", "kernel_driver", Severity::kError,
-                          fmt::format("This user cannot open {} for reading and writing, so CUDA cannot use the GPU.", list),
-                          "Add the user to the group that owns the nodes (`ls -l /dev/nvidia*`, usually video or render) and log in "
-                          "again, or fix the udev rule / NVreg_DeviceFileMode that sets their mode.");
+    auto f = make_finding(
+        "kernel_driver.device_node_not_accessible", "kernel_driver", Severity::kError,
+        fmt::format("This user cannot open {} for reading and writing, so CUDA cannot use the GPU.", list),
+        "Add the user to the group that owns the nodes (`ls -l /dev/nvidia*`, usually video or render) and "
+        "log in "
+        "again, or fix the udev rule / NVreg_DeviceFileMode that sets their mode.");
     f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
     add_doc(f, kInstallGuide, "Device Node Verification");
     out.push_back(std::move(f));

@@ -3,14 +3,14 @@
 // putting an older copy ahead of a newer one (runtimes too), and CUDA
 // libraries of a major the driver does not support when no runtime of that
 // major already says so.
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "rules/engine.h"
-#include "rules/runtime_compat.h"
 #include "rules/rule_support.h"
+#include "rules/runtime_compat.h"
 
 namespace cudiag::rules {
 namespace {
@@ -51,8 +51,8 @@ bool via_ld_library_path(const Json& inst) {
 
 // LD_LIBRARY_PATH is searched before the cache and the default directories,
 // so an older copy there wins over a newer one installed properly.
-void shadowed(const Json& instances, const std::string& fact, const std::string& layer, const std::string& what,
-              std::vector<Finding>& out) {
+void shadowed(const Json& instances, const std::string& fact, const std::string& layer,
+              const std::string& what, std::vector<Finding>& out) {
   if (!instances.is_array()) return;
   for (const auto& picked : instances) {
     if (!picked.value("picked_by_loader", false) || !via_ld_library_path(picked)) continue;
@@ -63,11 +63,13 @@ void shadowed(const Json& instances, const std::string& fact, const std::string&
       if (&other == &picked || soname_of(file_of(other.value("path", ""))) != psoname) continue;
       auto ov = instance_version(other);
       if (!ov || !(*ov > *pv)) continue;
-      auto f = make_finding(layer + ".ld_library_path_shadows_newer", layer, Severity::kWarning,
-                            fmt::format("LD_LIBRARY_PATH puts {} {} ({}) ahead of the newer {} ({}); programs load the older one.", what,
-                                        pv->text(), picked.value("real_path", ""), ov->text(), other.value("real_path", "")),
-                            fmt::format("Remove {} from LD_LIBRARY_PATH (or put the newer toolkit's directory first).",
-                                        dir_of(picked.value("path", ""))));
+      auto f = make_finding(
+          layer + ".ld_library_path_shadows_newer", layer, Severity::kWarning,
+          fmt::format(
+              "LD_LIBRARY_PATH puts {} {} ({}) ahead of the newer {} ({}); programs load the older one.",
+              what, pv->text(), picked.value("real_path", ""), ov->text(), other.value("real_path", "")),
+          fmt::format("Remove {} from LD_LIBRARY_PATH (or put the newer toolkit's directory first).",
+                      dir_of(picked.value("path", ""))));
       f.evidence.push_back(evidence(fact, instances, "search"));
       add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH before /etc/ld.so.cache and the default paths");
       out.push_back(std::move(f));
@@ -77,7 +79,8 @@ void shadowed(const Json& instances, const std::string& fact, const std::string&
 }
 
 void several_versions(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
-  shadowed(fact_at(report, "cuda_runtime.runtimes"), "cuda_runtime.runtimes", "cuda_runtime", "the CUDA runtime", out);
+  shadowed(fact_at(report, "cuda_runtime.runtimes"), "cuda_runtime.runtimes", "cuda_runtime",
+           "the CUDA runtime", out);
   const Json& libs = fact_at(report, "libraries");
   if (!libs.is_object()) return;
   for (const auto& [key, lib] : libs.items()) {
@@ -89,14 +92,17 @@ void several_versions(const Json& report, const kb::KnowledgeBase&, std::vector<
     std::string list, picked;
     for (const auto& v : lib["distinct_versions"]) list += (list.empty() ? "" : ", ") + v.get<std::string>();
     for (const auto& inst : lib["instances"]) {
-      if (inst.value("picked_by_loader", false)) picked += (picked.empty() ? "" : ", ") + inst.value("real_path", "");
+      if (inst.value("picked_by_loader", false))
+        picked += (picked.empty() ? "" : ", ") + inst.value("real_path", "");
     }
-    auto f = make_finding("libraries.multiple_versions", "libraries", Severity::kWarning,
-                          fmt::format("Several {} versions are reachable ({}); a program without RPATH loads {}.", name, list,
-                                      picked.empty() ? "none of them by default" : picked),
-                          fmt::format("Keep one {} per CUDA major on the loader path; frameworks that bundle their own (pip wheels) "
-                                      "find theirs through RPATH, so remove stray copies from LD_LIBRARY_PATH.",
-                                      name));
+    auto f = make_finding(
+        "libraries.multiple_versions", "libraries", Severity::kWarning,
+        fmt::format("Several {} versions are reachable ({}); a program without RPATH loads {}.", name, list,
+                    picked.empty() ? "none of them by default" : picked),
+        fmt::format(
+            "Keep one {} per CUDA major on the loader path; frameworks that bundle their own (pip wheels) "
+            "find theirs through RPATH, so remove stray copies from LD_LIBRARY_PATH.",
+            name));
     f.evidence.push_back(evidence(fact, lib["instances"], "search"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
@@ -115,7 +121,8 @@ void libraries_need_driver(const Json& report, const kb::KnowledgeBase& kb, std:
   const Json& runtimes = fact_at(report, "cuda_runtime.runtimes");
   if (runtimes.is_array()) {
     for (std::size_t i = 0; i < runtimes.size(); ++i) {
-      if (auto v = runtime_version_of(report, fmt::format("cuda_runtime.runtimes[{}]", i))) runtime_majors.insert(v->major());
+      if (auto v = runtime_version_of(report, fmt::format("cuda_runtime.runtimes[{}]", i)))
+        runtime_majors.insert(v->major());
     }
   }
   std::map<long, std::vector<std::string>> by_major;
@@ -143,8 +150,8 @@ void libraries_need_driver(const Json& report, const kb::KnowledgeBase& kb, std:
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     auto f = make_finding("libraries.need_newer_driver", "libraries", Severity::kError,
-                          fmt::format("CUDA {} libraries ({}) need {}; the installed driver is {}.", major, list, describe_minimum(c),
-                                      describe(driver)),
+                          fmt::format("CUDA {} libraries ({}) need {}; the installed driver is {}.", major,
+                                      list, describe_minimum(c), describe(driver)),
                           remedy_for_newer_driver(c, Version::from_cuda_int(major * 1000), driver, true));
     f.independent = true;
     add_driver_evidence(f, report, driver);

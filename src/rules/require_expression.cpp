@@ -63,7 +63,10 @@ std::optional<bool> evaluate(const Expr& e, const RequireContext& ctx) {
     if (!ctx.brand) return true;
     return compare(lower(*ctx.brand) == lower(e.value) ? 0 : 1, e.op);
   }
-  const std::optional<std::string>* have = e.name == "cuda" ? &ctx.cuda : e.name == "driver" ? &ctx.driver : e.name == "arch" ? &ctx.arch : nullptr;
+  const std::optional<std::string>* have = e.name == "cuda"     ? &ctx.cuda
+                                           : e.name == "driver" ? &ctx.driver
+                                           : e.name == "arch"   ? &ctx.arch
+                                                                : nullptr;
   if (have == nullptr) return std::nullopt;
   auto want = Version::parse(e.value);
   if (!want) return std::nullopt;

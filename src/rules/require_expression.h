@@ -22,9 +22,9 @@ struct RequireContext {
 
 struct RequireResult {
   bool valid = true;
-  std::string error;        // when !valid: what is malformed
+  std::string error;  // when !valid: what is malformed
   bool satisfied = true;
-  std::string first_term;   // the first space-separated alternative, as the runtime names it
+  std::string first_term;  // the first space-separated alternative, as the runtime names it
 };
 
 RequireResult evaluate_requirement(const std::string& requirement, const RequireContext& ctx);

@@ -1,10 +1,10 @@
 #include "rules/rule_support.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-
-#include <fmt/format.h>
 
 namespace cudiag::rules {
 
@@ -47,8 +47,11 @@ void fill_from_kb(GpuView& g, const kb::KnowledgeBase& kb) {
     if (g.name.empty()) g.name = g.kb_gpu->name;
   }
   if (g.cc) g.arch = kb.arch_for_cc(*g.cc);
-  std::string what = !g.name.empty() ? g.name : g.cc ? fmt::format("compute capability {} GPU", g.cc->text()) : "NVIDIA GPU";
-  g.label = g.bus_id.empty() || g.bus_id.starts_with("assume") ? what : fmt::format("{} ({})", what, g.bus_id);
+  std::string what = !g.name.empty() ? g.name
+                     : g.cc          ? fmt::format("compute capability {} GPU", g.cc->text())
+                                     : "NVIDIA GPU";
+  g.label =
+      g.bus_id.empty() || g.bus_id.starts_with("assume") ? what : fmt::format("{} ({})", what, g.bus_id);
 }
 
 }  // namespace
@@ -97,7 +100,8 @@ Evidence evidence(std::string fact, Json value, std::string source) {
 
 void add_docs(Finding& f, const std::vector<kb::Source>& sources) {
   for (const auto& s : sources) {
-    bool dup = std::any_of(f.docs.begin(), f.docs.end(), [&](const DocRef& d) { return d.url == s.url && d.section == s.section; });
+    bool dup = std::any_of(f.docs.begin(), f.docs.end(),
+                           [&](const DocRef& d) { return d.url == s.url && d.section == s.section; });
     if (!dup) f.docs.push_back({s.url, s.section});
   }
 }
@@ -223,7 +227,9 @@ bool env_collected(const Json& report) { return fact_at(report, "host.environmen
 
 bool is_wsl(const Json& report) { return bool_at(report, "host.wsl.detected").value_or(false); }
 
-std::optional<std::string> container_kind(const Json& report) { return string_at(report, "host.container.kind"); }
+std::optional<std::string> container_kind(const Json& report) {
+  return string_at(report, "host.container.kind");
+}
 
 std::string dir_of(const std::string& path) {
   auto slash = path.rfind('/');
@@ -248,12 +254,14 @@ std::optional<long> soname_major(const std::string& file_name) {
 
 std::optional<long> first_branch_for_cuda(const kb::KnowledgeBase& kb, const Version& cuda) {
   for (const auto& b : kb.driver_branches()) {
-    if (b.cuda.major() > cuda.major() || (b.cuda.major() == cuda.major() && b.cuda.minor() >= cuda.minor())) return b.branch;
+    if (b.cuda.major() > cuda.major() || (b.cuda.major() == cuda.major() && b.cuda.minor() >= cuda.minor()))
+      return b.branch;
   }
   return std::nullopt;
 }
 
-Finding make_finding(std::string id, std::string layer, Severity severity, std::string message, std::string remediation) {
+Finding make_finding(std::string id, std::string layer, Severity severity, std::string message,
+                     std::string remediation) {
   Finding f;
   f.id = std::move(id);
   f.layer = std::move(layer);
@@ -270,7 +278,9 @@ void add_doc(Finding& f, std::string url, std::string section) {
   f.docs.push_back({std::move(url), std::move(section)});
 }
 
-std::string CallFailure::describe() const { return name.empty() ? fmt::format("error {}", code) : fmt::format("{} ({})", name, code); }
+std::string CallFailure::describe() const {
+  return name.empty() ? fmt::format("error {}", code) : fmt::format("{} ({})", name, code);
+}
 
 std::optional<CallFailure> failed_call(const Json& report, const std::string& path) {
   auto code = code_at(report, path);

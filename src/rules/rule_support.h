@@ -84,7 +84,8 @@ std::string file_of(const std::string& path);
 std::optional<long> soname_major(const std::string& file_name);
 
 // A finding with its fixed parts; evidence and docs are added by the rule.
-Finding make_finding(std::string id, std::string layer, Severity severity, std::string message, std::string remediation);
+Finding make_finding(std::string id, std::string layer, Severity severity, std::string message,
+                     std::string remediation);
 void add_doc(Finding& f, std::string url, std::string section);
 
 // The outcome code of an API-call fact at `path` when the call did not

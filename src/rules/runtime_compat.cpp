@@ -20,8 +20,9 @@ std::optional<Version> runtime_version_of(const Json& report, const std::string&
   return std::nullopt;
 }
 
-RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Version& runtime, const HostDriver& driver,
-                                          const Json& report, const std::string& base) {
+RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Version& runtime,
+                                          const HostDriver& driver, const Json& report,
+                                          const std::string& base) {
   RuntimeCheck c;
   c.requirement = kb.driver_for_cuda(minor_of(runtime));
   // What the runtime answered was answered to the driver that was there; an
@@ -64,7 +65,8 @@ std::string describe_minimum(const RuntimeCheck& c) {
   if (!c.requirement || !c.requirement->full_min) return "a newer driver";
   const auto& r = *c.requirement;
   if (r.mvc_min && *r.mvc_min < *r.full_min)
-    return fmt::format("driver ≥ {} (≥ {} under minor-version compatibility)", r.full_min->text(), r.mvc_min->text());
+    return fmt::format("driver ≥ {} (≥ {} under minor-version compatibility)", r.full_min->text(),
+                       r.mvc_min->text());
   return fmt::format("driver ≥ {}", r.full_min->text());
 }
 
@@ -73,8 +75,9 @@ std::string remedy_for_newer_driver(const RuntimeCheck& c, const Version& runtim
   std::string text;
   const auto* r = c.requirement ? &*c.requirement : nullptr;
   if (r && r->full_min && r->mvc_min && *r->mvc_min < *r->full_min) {
-    text = fmt::format("Install driver ≥ {} (≥ {} runs it under minor-version compatibility, without JIT of newer PTX)",
-                       r->full_min->text(), r->mvc_min->text());
+    text = fmt::format(
+        "Install driver ≥ {} (≥ {} runs it under minor-version compatibility, without JIT of newer PTX)",
+        r->full_min->text(), r->mvc_min->text());
   } else if (r && r->full_min) {
     text = fmt::format("Install driver ≥ {}", r->full_min->text());
   } else {
@@ -82,7 +85,8 @@ std::string remedy_for_newer_driver(const RuntimeCheck& c, const Version& runtim
   }
   if (driver.cuda) text += fmt::format(", or use a CUDA {}.x build of the software", driver.cuda->major());
   if (forward_compat_possible)
-    text += fmt::format(", or, on a data-center GPU, the cuda-compat-{}-{} forward-compatibility package", runtime.major(), runtime.minor());
+    text += fmt::format(", or, on a data-center GPU, the cuda-compat-{}-{} forward-compatibility package",
+                        runtime.major(), runtime.minor());
   return text + ".";
 }
 
@@ -91,9 +95,11 @@ std::string mvc_limits_text(const kb::KnowledgeBase& kb, const HostDriver& drive
   if (driver.cuda) {
     if (auto p = kb.ptx_isa_for_cuda(*driver.cuda)) isa = fmt::format(" newer than ISA {}", p->text());
   }
-  return fmt::format("PTX{} cannot be JIT-compiled (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222), and APIs that need a newer driver "
-                     "return cudaErrorCallRequiresNewerDriver (36)",
-                     isa);
+  return fmt::format(
+      "PTX{} cannot be JIT-compiled (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222), and APIs that need a newer "
+      "driver "
+      "return cudaErrorCallRequiresNewerDriver (36)",
+      isa);
 }
 
 }  // namespace cudiag::rules

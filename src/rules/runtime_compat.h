@@ -20,13 +20,14 @@ enum class RuntimeVerdict { kUnknown, kCompatible, kMinorVersionCompat, kNeedsNe
 struct RuntimeCheck {
   RuntimeVerdict verdict = RuntimeVerdict::kUnknown;
   std::optional<kb::DriverRequirement> requirement;  // the KB row for the runtime's version
-  bool observed_insufficient = false;                 // the runtime itself answered cudaErrorInsufficientDriver
+  bool observed_insufficient = false;  // the runtime itself answered cudaErrorInsufficientDriver
 };
 
 // `runtime_fact_base` ("cuda_runtime.runtimes[0]") lets the check use what the
 // runtime itself answered (cudaGetDeviceCount → 35); "" when there is none.
-RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Version& runtime, const HostDriver& driver,
-                                          const Json& report, const std::string& runtime_fact_base);
+RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Version& runtime,
+                                          const HostDriver& driver, const Json& report,
+                                          const std::string& runtime_fact_base);
 
 // The runtime's version from cudaRuntimeGetVersion, else from a file name
 // with at least major.minor ("libcudart.so.12.4.127").
@@ -35,7 +36,8 @@ std::optional<Version> runtime_version_of(const Json& report, const std::string&
 // "driver ≥ 550.54.14 (≥ 525.60.13 under minor-version compatibility)".
 std::string describe_minimum(const RuntimeCheck& c);
 // "install driver ≥ …, or use a CUDA 12.x build, or … cuda-compat-13-0".
-std::string remedy_for_newer_driver(const RuntimeCheck& c, const Version& runtime, const HostDriver& driver, bool forward_compat_possible);
+std::string remedy_for_newer_driver(const RuntimeCheck& c, const Version& runtime, const HostDriver& driver,
+                                    bool forward_compat_possible);
 // What does not work under minor-version compatibility, with the driver's PTX ISA.
 std::string mvc_limits_text(const kb::KnowledgeBase& kb, const HostDriver& driver);
 

@@ -44,7 +44,8 @@ class ScenarioTest : public testing::TestWithParam<std::string> {};
 
 TEST_P(ScenarioTest, FindingsMatch) {
   Json scenario = read_json(GetParam());
-  ASSERT_TRUE(scenario.contains("source")) << "every scenario names the public report or document it comes from";
+  ASSERT_TRUE(scenario.contains("source"))
+      << "every scenario names the public report or document it comes from";
   ASSERT_TRUE(scenario["source"].get<std::string>().starts_with("http")) << scenario["source"];
   Json report = new_report();
   if (scenario.contains("report")) report.merge_patch(scenario["report"]);
@@ -54,7 +55,8 @@ TEST_P(ScenarioTest, FindingsMatch) {
   auto d = diagnose(report, kb::KnowledgeBase::builtin());
 
   std::ostringstream got;
-  for (const auto& f : d.findings) got << "  " << severity_name(f.severity) << " " << f.id << ": " << f.message << "\n";
+  for (const auto& f : d.findings)
+    got << "  " << severity_name(f.severity) << " " << f.id << ": " << f.message << "\n";
   const Json& expect = scenario["expect"];
   std::set<std::string> expected_errors;
   for (const auto& e : expect["findings"]) {
@@ -79,23 +81,28 @@ TEST_P(ScenarioTest, FindingsMatch) {
     if (sev == "error") expected_errors.insert(id);
   }
   for (const auto& f : d.findings) {
-    EXPECT_FALSE(f.severity == Severity::kError && !expected_errors.count(f.id)) << "unexpected error " << f.id << ": " << f.message;
+    EXPECT_FALSE(f.severity == Severity::kError && !expected_errors.count(f.id))
+        << "unexpected error " << f.id << ": " << f.message;
     EXPECT_FALSE(f.docs.empty()) << f.id << " cites no documentation";
-    EXPECT_FALSE(f.evidence.empty() && f.id != "driver_api.forward_compat_in_use") << f.id << " has no evidence";
+    EXPECT_FALSE(f.evidence.empty() && f.id != "driver_api.forward_compat_in_use")
+        << f.id << " has no evidence";
   }
   if (expect.contains("absent")) {
     for (const auto& id : expect["absent"]) {
-      bool found = std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.id == id.get<std::string>(); });
+      bool found = std::any_of(d.findings.begin(), d.findings.end(),
+                               [&](const Finding& f) { return f.id == id.get<std::string>(); });
       EXPECT_FALSE(found) << id << " should not be reported; got:\n" << got.str();
     }
   }
   if (expect.contains("first_failing_layer")) {
-    std::string want = expect["first_failing_layer"].is_null() ? "" : expect["first_failing_layer"].get<std::string>();
+    std::string want =
+        expect["first_failing_layer"].is_null() ? "" : expect["first_failing_layer"].get<std::string>();
     EXPECT_EQ(d.first_failing_layer, want) << got.str();
   }
   if (expect.contains("consequence_of")) {
     for (const auto& [id, layer] : expect["consequence_of"].items()) {
-      auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.id == id; });
+      auto it =
+          std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.id == id; });
       ASSERT_NE(it, d.findings.end()) << id;
       EXPECT_EQ(it->consequence_of, layer.get<std::string>()) << id;
     }

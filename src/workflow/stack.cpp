@@ -205,7 +205,11 @@ Stack read_stack(const Json& report, const kb::KnowledgeBase& kb) {
     for (const auto& [key, lib] : libs.items()) {
       auto lv = value("libraries", key, "libraries." + key);
       if (lib.is_object() && lib.contains("distinct_versions") && lib["distinct_versions"].is_array()) {
-        for (const auto& v : lib["distinct_versions"]) add_distinct(lv.values, text_of(v));
+        // Only versions can be pinned: CUPTI reports an API number ("API 130001").
+        for (const auto& v : lib["distinct_versions"]) {
+          auto text = text_of(v);
+          if (Version::parse(text)) add_distinct(lv.values, text);
+        }
       }
       s.values.push_back(lv);
     }

@@ -112,7 +112,9 @@ TEST(KnowledgeBaseSchemaTest, ToolkitsAscendAndMinimumsNeverDropWithinAMajor) {
 
 TEST(KnowledgeBaseSchemaTest, PtxIsaAndBranchesAreOrdered) {
   std::optional<Version> prev_cuda, prev_isa;
-  for (const auto& e : embedded_table("ptx_isa")["entries"]) {
+  // Held in a variable: a range-for over a member of a temporary outlives it.
+  const Json ptx = embedded_table("ptx_isa");
+  for (const auto& e : ptx["entries"]) {
     Version cuda = v(e["cuda"]), isa = v(e["ptx_isa"]);
     if (prev_cuda) {
       EXPECT_LT(*prev_cuda, cuda);
@@ -123,7 +125,8 @@ TEST(KnowledgeBaseSchemaTest, PtxIsaAndBranchesAreOrdered) {
   }
   long prev_branch = 0;
   std::optional<Version> prev_reported;
-  for (const auto& e : embedded_table("driver_branches")["entries"]) {
+  const Json branches = embedded_table("driver_branches");
+  for (const auto& e : branches["entries"]) {
     long b = e["branch"].get<long>();
     EXPECT_LT(prev_branch, b);
     Version reported = v(e["cuda"]);
@@ -138,7 +141,8 @@ TEST(KnowledgeBaseSchemaTest, PtxIsaAndBranchesAreOrdered) {
 TEST(KnowledgeBaseSchemaTest, KeysAreUnique) {
   auto unique = [](const std::string& table, auto key_of) {
     std::set<std::string> keys;
-    for (const auto& e : embedded_table(table)["entries"]) EXPECT_TRUE(keys.insert(key_of(e)).second) << table << ": " << key_of(e);
+    const Json data = embedded_table(table);
+    for (const auto& e : data["entries"]) EXPECT_TRUE(keys.insert(key_of(e)).second) << table << ": " << key_of(e);
   };
   unique("error_codes", [](const Json& e) { return e["api"].get<std::string>() + ":" + std::to_string(e["code"].get<long>()); });
   unique("error_codes", [](const Json& e) { return e["name"].get<std::string>(); });

@@ -23,6 +23,7 @@
 #include "explain/explain.h"
 #include "explain/render.h"
 #include "kb/knowledge_base.h"
+#include "workflow/report_input.h"
 
 namespace cudiag {
 namespace {
@@ -49,22 +50,6 @@ std::string read_input_file(const std::string& path) {
   return text.str();
 }
 
-Json load_report(const std::string& path) {
-  Json report;
-  try {
-    report = Json::parse(read_input_file(path));
-  } catch (const Json::parse_error& e) {
-    throw InputError(fmt::format("{}: invalid JSON: {}", path, e.what()));
-  }
-  auto schema = report.is_object() ? report.find("schema") : report.end();
-  if (!report.is_object() || schema == report.end() || !schema->is_string() ||
-      schema->get<std::string>().rfind("cudiag.report/", 0) != 0)
-    throw InputError(
-        fmt::format("{}: not a cudiag report (no \"schema\": \"cudiag.report/1\"); write one with `cudiag "
-                    "report -o FILE`",
-                    path));
-  return report;
-}
 
 int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   if (!args.file.empty() && !args.text.empty())
@@ -73,7 +58,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     throw InputError("explain: --report and --no-collect contradict each other");
   // A bad --report is bad input whatever the text says, so it is read first.
   std::optional<Json> saved;
-  if (!args.report.empty()) saved = load_report(args.report);
+  if (!args.report.empty()) saved = workflow::load_report(args.report);
 
   explain::ExplainResult result;
   explain::ExplainOptions options;

@@ -22,6 +22,9 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_option("--python", args.pythons,
                  "A Python interpreter or environment directory whose frameworks to inspect (repeatable; read, never run)");
   app.add_flag("--no-frameworks", args.no_frameworks, "Skip the frameworks layer (Python environments)");
+  app.add_flag("--binaries", args.binaries,
+               "Also read which GPU architectures each CUDA library carries kernels for (fatbin headers; "
+               "~0.15 s; check --deep implies it)");
   app.add_option("--assume", args.assumptions,
                  "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
                  "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0");
@@ -50,6 +53,7 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.image_digest = args.image_digest;
   options.pythons = args.pythons;
   options.frameworks = !args.no_frameworks;
+  options.binaries = args.binaries;
   options.error_name = [&kb](std::string_view api, long code) -> std::string {
     const auto* e = kb.error(api, code);
     return e ? e->name : "";

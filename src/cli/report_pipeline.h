@@ -16,6 +16,7 @@ struct PipelineArgs {
   std::string image_digest;       // recorded in the report's `container` key
   std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
   bool no_frameworks = false;        // skip the frameworks layer
+  bool binaries = false;             // --binaries: the `binaries` key (fatbin architectures of each library)
   std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
   bool no_collect = false;               // --no-collect: diagnose only the assumptions
 };

@@ -8,6 +8,7 @@
 #include "core/build_info.h"
 #include "core/fsroot.h"
 #include "core/subprocess.h"
+#include "probes/binaries_probe.h"
 #include "probes/container_probe.h"
 #include "probes/frameworks_probe.h"
 #include "probes/host_probe.h"
@@ -89,6 +90,12 @@ Json collect_report(const CollectOptions& options) {
     t = std::chrono::steady_clock::now();
     report[l->layer()] = l->finish(ctx, batch, report);
     timings[fmt::format("{}_finish_ms", l->layer())] = ms_since(t);
+  }
+  // Opt-in: ~140 ms of fatbin headers for a CUDA 13 lib64 (docs/ARCHITECTURE.md, "The binaries key").
+  if (options.binaries) {
+    t = std::chrono::steady_clock::now();
+    report["binaries"] = probe_binaries(ctx, report);
+    timings["binaries_ms"] = ms_since(t);
   }
   report["container"] = probe_container_image(ctx, options.image_digest);
   Json search_info = Json::object();

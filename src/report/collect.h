@@ -26,6 +26,7 @@ struct CollectOptions {
   std::string image_digest;  // --image-digest: the container image's digest, which only the caller knows
   std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
   bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer
+  bool binaries = false;  // --binaries / check --deep: fatbin architectures of each library (`binaries` key)
 };
 
 Json collect_report(const CollectOptions& options);

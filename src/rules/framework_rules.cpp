@@ -12,6 +12,7 @@
 #include "inspect/verdict.h"
 #include "kb/knowledge_base.h"
 #include "probes/site_packages.h"
+#include "rules/arch_targets.h"
 #include "rules/engine.h"
 #include "rules/rule_support.h"
 
@@ -275,29 +276,10 @@ struct Targets {
 
 std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
   Targets t;
-  auto add = [&](const std::string& name, std::optional<std::string> isa) {
-    auto arch = inspect::parse_gpu_arch(name);
-    if (!arch) return;
-    inspect::FatbinEntry e;
-    e.arch = *arch;
-    e.kind = name.starts_with("compute_") ? inspect::EntryKind::kPtx : inspect::EntryKind::kSass;
-    if (isa) {
-      if (auto p = inspect::parse_ptx_isa(*isa)) {
-        e.version_major = static_cast<std::uint16_t>(p->major);
-        e.version_minor = static_cast<std::uint16_t>(p->minor);
-      }
-    }
-    t.entries.push_back(e);
-    t.listing += (t.listing.empty() ? "" : " ") + name;
-  };
   const Json& bins = r.fw->contains("binaries") ? (*r.fw)["binaries"] : Json();
   for (std::size_t i = 0; bins.is_array() && i < bins.size(); ++i) {
     if (!bins[i].contains("architectures")) continue;
-    const auto& a = bins[i]["architectures"];
-    for (const auto& s : a.value("sass", Json::array())) add(s.get<std::string>(), std::nullopt);
-    for (const auto& p : a.value("ptx", Json::array()))
-      add(p.value("arch", ""),
-          p["ptx_isa"].is_string() ? std::optional(p["ptx_isa"].get<std::string>()) : std::nullopt);
+    append_arch_entries(bins[i]["architectures"], t.entries, t.listing);
     if (t.entries.empty()) continue;
     t.fact = fmt::format("{}.binaries[{}].architectures", r.path, i);
     t.what = bins[i].value("path", "");
@@ -305,8 +287,13 @@ std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
   }
   const Json& caps = fw_value(report, r, "build.cuda_compute_capabilities");
   if (caps.is_array()) {
-    for (const auto& c : caps)
-      if (c.is_string()) add(c.get<std::string>(), std::nullopt);
+    for (const auto& c : caps) {
+      if (!c.is_string()) continue;
+      if (auto e = arch_entry(c.get<std::string>(), std::nullopt)) {
+        t.entries.push_back(*e);
+        t.listing += (t.listing.empty() ? "" : " ") + c.get<std::string>();
+      }
+    }
     if (!t.entries.empty()) {
       t.fact = r.path + ".build.cuda_compute_capabilities";
       t.what = "build_info.py";
@@ -319,12 +306,7 @@ std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
 void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto gs = gpus(report, kb);
   if (gs.empty()) return;
-  auto d = host_driver(report, kb);
-  std::optional<inspect::PtxIsa> max_isa;
-  if (d.cuda) {
-    if (auto isa = kb.ptx_isa_for_cuda(*d.cuda))
-      max_isa = inspect::PtxIsa{static_cast<int>(isa->major()), static_cast<int>(isa->minor())};
-  }
+  auto max_isa = driver_max_ptx_isa(host_driver(report, kb), kb);
   for (const auto& r : frameworks_in(report)) {
     auto t = targets_of(report, r);
     if (!t) continue;

@@ -16,7 +16,8 @@ def main() -> int:
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     validator = jsonschema.Draft202012Validator(schema)
-    runs = [[binary, "report", "--format", "json"]]
+    # --binaries adds the `binaries` key (fatbin architectures of every CUDA library found).
+    runs = [[binary, "report", "--format", "json"], [binary, "report", "--format", "json", "--binaries"]]
     runs += [[binary, "--root", root, "report", "--format", "json"] for root in roots]
     for argv in runs:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)

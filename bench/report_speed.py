@@ -7,6 +7,11 @@ libcuda + libnvidia-ml and calls cuDriverGetVersion, cuInit, nvmlInit_v2) and
 to collect_env. Goals (issue 2): cudiag within 1.3x the floor, >= 30x faster
 than `python3 -m torch.utils.collect_env`.
 
+Two cudiag rows matter: the report as a user runs it a second time (the CUDA
+libraries' version answers remembered for the unchanged files, a cache of its
+own in a temporary directory, filled by the warm-up run), and the first run
+on a machine (`--no-cache`: every library loaded in a child and asked again).
+
 usage: bench/report_speed.py [CUDIAG_BINARY] [--runs N]
 """
 import os
@@ -26,9 +31,9 @@ def build_floor(tmp):
     return exe
 
 
-def time_once(argv):
+def time_once(argv, env=None):
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env)
     return (time.perf_counter() - start) * 1000.0
 
 
@@ -40,11 +45,14 @@ def main():
         runs = int(args[i + 1])
         del args[i : i + 2]
     cudiag = args[0] if args else os.path.join(HERE, "..", "build", "src", "cudiag")
+    load_before = f"{os.getloadavg()[0]:.2f}"
     with tempfile.TemporaryDirectory() as tmp:
         floor = build_floor(tmp)
+        cached = dict(os.environ, CUDIAG_CACHE_DIR=os.path.join(tmp, "answer-cache"))
         commands = {
             "floor (dlopen + 3 calls)": [floor],
-            "cudiag report --format json": [cudiag, "report", "--format", "json"],
+            "cudiag report --format json": ([cudiag, "report", "--format", "json"], cached),
+            "  first run (--no-cache)": [cudiag, "report", "--format", "json", "--no-cache"],
             "cudiag report --no-library-calls": [cudiag, "report", "--format", "json", "--no-library-calls"],
         }
         if shutil.which("nvidia-smi"):
@@ -55,14 +63,15 @@ def main():
             commands["python3 -m torch.utils.collect_env"] = ["/usr/bin/python3", "-m", "torch.utils.collect_env"]
         else:
             print("note: Debian's python3-torch is not installed; collect_env skipped (apt-get install python3-torch)")
+        commands = {name: c if isinstance(c, tuple) else (c, None) for name, c in commands.items()}
         samples = {name: [] for name in commands}
-        for argv in commands.values():
-            time_once(argv)  # warm the page cache
+        for argv, env in commands.values():
+            time_once(argv, env)  # warm the page cache (and fill the answer cache)
         for _ in range(runs):
-            for name, argv in commands.items():
+            for name, (argv, env) in commands.items():
                 if name.startswith("python3 -m torch") and len(samples[name]) >= max(3, runs // 3):
                     continue  # slow; a few samples give a stable median
-                samples[name].append(time_once(argv))
+                samples[name].append(time_once(argv, env))
         medians = {name: statistics.median(v) for name, v in samples.items()}
         floor_ms = medians["floor (dlopen + 3 calls)"]
         collect_ms = medians.get("python3 -m torch.utils.collect_env")
@@ -70,7 +79,8 @@ def main():
         for name, ms in medians.items():
             vs_collect = f"{collect_ms / ms:>18.1f}x" if collect_ms else f"{'-':>19}"
             print(f"{name:<40} {ms:>10.1f} {ms / floor_ms:>7.2f}x {vs_collect}")
-        print(f"runs: {runs} (collect_env: {len(samples.get('python3 -m torch.utils.collect_env', []))}), cores: {os.cpu_count()}")
+        print(f"runs: {runs} (collect_env: {len(samples.get('python3 -m torch.utils.collect_env', []))}), "
+              f"cores: {os.cpu_count()}, load average before/after: {load_before} / {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

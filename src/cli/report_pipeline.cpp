@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "core/answer_cache.h"
+#include "core/fsroot.h"
 #include "kb/knowledge_base.h"
 #include "probes/container_probe.h"
 #include "report/assume.h"
@@ -25,6 +27,9 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_flag("--binaries", args.binaries,
                "Also read which GPU architectures each CUDA library carries kernels for (fatbin headers; "
                "~0.15 s; check --deep implies it)");
+  app.add_flag("--no-cache", args.no_cache,
+               "Call every CUDA library for its version again instead of reusing the answer remembered for the "
+               "unchanged file (cache: $CUDIAG_CACHE_DIR, else ~/.cache/cudiag)");
   app.add_option("--assume", args.assumptions,
                  "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
                  "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0");
@@ -45,7 +50,9 @@ int diagnose_into(Json& report, const GlobalOptions& global) {
 }
 
 PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& args) {
-  const auto& kb = kb::active_kb(global);
+  // A --kb directory is checked before anything starts (a bad one is exit 2);
+  // the built-in knowledge base is parsed while the child probes run.
+  if (!global.kb_dir.empty()) kb::active_kb(global);
   CollectOptions options;
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
@@ -54,14 +61,17 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.pythons = args.pythons;
   options.frameworks = !args.no_frameworks;
   options.binaries = args.binaries;
-  options.error_name = [&kb](std::string_view api, long code) -> std::string {
-    const auto* e = kb.error(api, code);
+  // A captured machine under --root is a test tree; its answers are not the user's.
+  if (!args.no_cache && FsRoot(global.root).is_real_root()) options.answer_cache_dir = AnswerCache::default_dir();
+  options.error_name = [&global](std::string_view api, long code) -> std::string {
+    const auto* e = kb::active_kb(global).error(api, code);
     return e ? e->name : "";
   };
+  options.while_children_run = [&global] { kb::active_kb(global); };
   PipelineResult result;
   result.report = args.no_collect ? new_report() : collect_report(options);
   if (args.no_collect) result.report["collected"] = false;
-  apply_assumptions(result.report, args.assumptions, kb);
+  apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
   result.exit_code = diagnose_into(result.report, global);
   return result;
 }

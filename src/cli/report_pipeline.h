@@ -17,6 +17,7 @@ struct PipelineArgs {
   std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
   bool no_frameworks = false;        // skip the frameworks layer
   bool binaries = false;             // --binaries: the `binaries` key (fatbin architectures of each library)
+  bool no_cache = false;             // ask every library for its version again
   std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
   bool no_collect = false;               // --no-collect: diagnose only the assumptions
 };

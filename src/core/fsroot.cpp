@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-
-#include <fmt/format.h>
+#include <unordered_map>
 
 namespace cudiag {
 
@@ -68,9 +68,16 @@ std::string base_name(std::string_view path) {
   return std::string(pos == std::string_view::npos ? path : path.substr(pos + 1));
 }
 
+struct FsRoot::ResolveCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::string> dirs;  // machine path as asked -> resolved machine path
+};
+
 // A relative --root is relative to the working directory, not to "/".
 FsRoot::FsRoot(std::string root)
-    : root_(normalize_path(root.empty() || root.front() == '/' ? root : std::filesystem::absolute(root).string())) {}
+    : root_(normalize_path(root.empty() || root.front() == '/' ? root
+                                                               : std::filesystem::absolute(root).string())),
+      cache_(std::make_shared<ResolveCache>()) {}
 
 std::string FsRoot::host_path(std::string_view machine_path) const {
   auto norm = normalize_path(machine_path);
@@ -183,11 +190,36 @@ std::optional<std::string> FsRoot::read_link(std::string_view path) const {
 }
 
 ResolveResult FsRoot::resolve(std::string_view path) const {
+  auto norm = normalize_path(path);
+  if (norm == "/") return ResolveResult{std::string("/"), {}};
+  // The parent directory is resolved once and remembered; only the last
+  // component is looked at for each file in it.
+  auto parent = dir_name(norm);
+  std::string current;
+  if (parent != "/") {
+    {
+      std::lock_guard lock(cache_->mutex);
+      auto it = cache_->dirs.find(parent);
+      if (it != cache_->dirs.end()) current = it->second;
+    }
+    if (current.empty()) {
+      auto resolved = resolve_from("", split_components(parent), path);
+      if (!resolved) return resolved;
+      current = *resolved.path;
+      std::lock_guard lock(cache_->mutex);
+      cache_->dirs.emplace(parent, current);
+    }
+    if (current == "/") current.clear();
+  }
+  return resolve_from(std::move(current), {base_name(norm)}, path);
+}
+
+ResolveResult FsRoot::resolve_from(std::string current, std::vector<std::string> pending,
+                                   std::string_view path) const {
   constexpr int kMaxSymlinks = 40;  // the kernel's own limit (MAXSYMLINKS)
   ResolveResult result;
-  std::vector<std::string> pending = split_components(normalize_path(path));
   std::reverse(pending.begin(), pending.end());
-  std::string current;  // resolved prefix, machine path
+  // `current` is the resolved prefix (machine path, "" for the root).
   int followed = 0;
   while (!pending.empty()) {
     std::string part = std::move(pending.back());

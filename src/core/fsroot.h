@@ -7,6 +7,8 @@
 // Paths given to and returned by FsRoot are the machine's paths ("/proc/..."),
 // never host paths; host_path() maps one to where it really is.
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,7 +62,18 @@ class FsRoot {
   std::optional<std::size_t> file_size(std::string_view path) const;
 
  private:
+  // Resolves `rest` (components, no symlinks followed yet) starting from the
+  // already resolved directory `current`.
+  ResolveResult resolve_from(std::string current, std::vector<std::string> pending,
+                             std::string_view path) const;
+
   std::string root_;
+  // Resolved directories, so the thousands of lookups under the same few
+  // library directories cost one lstat per component, not one per lookup.
+  // One report is a snapshot: a directory's links are not expected to change
+  // while it is collected. Shared by copies; guarded for the inspector's threads.
+  struct ResolveCache;
+  std::shared_ptr<ResolveCache> cache_;
 };
 
 // "/a/b/../c" -> "/a/c"; always absolute, no trailing slash.

@@ -1,6 +1,7 @@
 #include "core/subprocess.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -9,8 +10,6 @@
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 extern char** environ;
 
@@ -104,6 +103,19 @@ void record_status(int status, ChildOutcome& outcome) {
   }
 }
 
+// Kills (the process group of) a child that is still running and records it
+// as timed out; its pipes are closed by the caller.
+void kill_overdue(Running& r, ChildOutcome& outcome, double elapsed_ms) {
+  if (r.exited || r.pid <= 0) return;
+  ::kill(-r.pid, SIGKILL);
+  ::kill(r.pid, SIGKILL);
+  int status = 0;
+  ::waitpid(r.pid, &status, 0);
+  outcome.status = ChildOutcome::Status::kTimedOut;
+  outcome.elapsed_ms = elapsed_ms;
+  r.exited = true;
+}
+
 }  // namespace
 
 ChildGroup::~ChildGroup() {
@@ -111,23 +123,24 @@ ChildGroup::~ChildGroup() {
 }
 
 void ChildGroup::start(const std::vector<ChildSpec>& specs, std::chrono::milliseconds timeout) {
-  start_ = std::chrono::steady_clock::now();
-  timeout_ = timeout;
-  outcomes_.assign(specs.size(), ChildOutcome{});
-  running_.assign(specs.size(), Running{});
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (!spawn(specs[i], running_[i], outcomes_[i])) running_[i].exited = true;
-  }
+  for (const auto& spec : specs) add(spec, timeout);
+}
+
+void ChildGroup::add(const ChildSpec& spec, std::chrono::milliseconds timeout) {
+  outcomes_.emplace_back();
+  running_.emplace_back();
+  auto& run = running_.back();
+  run.started = std::chrono::steady_clock::now();
+  run.deadline = run.started + timeout;
+  if (!spawn(spec, run, outcomes_.back())) run.exited = true;
 }
 
 std::vector<ChildOutcome> ChildGroup::wait() {
   using Clock = std::chrono::steady_clock;
-  const auto start = start_;
-  const auto deadline = start + timeout_;
   auto& running = running_;
   auto& outcomes = outcomes_;
-  auto elapsed_ms = [&] {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  auto elapsed_ms = [&](const Running& r) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - r.started).count();
   };
   while (true) {
     std::vector<pollfd> fds;
@@ -150,15 +163,28 @@ std::vector<ChildOutcome> ChildGroup::wait() {
       pid_t got = ::waitpid(r.pid, &status, WNOHANG);
       if (got == r.pid) {
         record_status(status, outcomes[i]);
-        outcomes[i].elapsed_ms = elapsed_ms();
+        outcomes[i].elapsed_ms = elapsed_ms(r);
         r.exited = true;
       }
     }
-    bool all_done = true;
-    for (auto& r : running) all_done = all_done && r.exited && r.out_fd < 0 && r.err_fd < 0;
-    if (all_done) break;
+    // Kill each child whose own deadline has passed; the rest go on.
     auto now = Clock::now();
-    if (now >= deadline) break;
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      if (now >= running[i].deadline) kill_overdue(running[i], outcomes[i], elapsed_ms(running[i]));
+    }
+    bool all_done = true;
+    // Poll until the next child's deadline; give up on open pipes (a
+    // grandchild that escaped the process group) at the last deadline.
+    auto last = Clock::time_point::min();
+    auto next = Clock::time_point::max();
+    for (auto& r : running) {
+      bool done = r.exited && r.out_fd < 0 && r.err_fd < 0;
+      all_done = all_done && done;
+      if (!done) last = std::max(last, r.deadline);
+      if (!r.exited) next = std::min(next, r.deadline);
+    }
+    if (all_done || now >= last) break;
+    auto deadline = std::min(next, last);
     if (fds.empty()) {
       // Output closed but a child still runs (it closed stdout itself): poll its exit.
       ::usleep(1000);
@@ -174,23 +200,17 @@ std::vector<ChildOutcome> ChildGroup::wait() {
       drain(is_out ? r.out_fd : r.err_fd, is_out ? outcomes[i].out : outcomes[i].err, outcomes[i]);
     }
   }
-  // Whatever is still running has passed the deadline.
+  // Whatever is still running has passed its deadline.
   for (std::size_t i = 0; i < running.size(); ++i) {
     auto& r = running[i];
-    if (!r.exited && r.pid > 0) {
-      ::kill(-r.pid, SIGKILL);
-      ::kill(r.pid, SIGKILL);
-      int status = 0;
-      ::waitpid(r.pid, &status, 0);
-      outcomes[i].status = ChildOutcome::Status::kTimedOut;
-      outcomes[i].elapsed_ms = elapsed_ms();
-      r.exited = true;
-    }
+    kill_overdue(r, outcomes[i], elapsed_ms(r));
     close_fd(r.out_fd);
     close_fd(r.err_fd);
   }
   running_.clear();
-  return std::move(outcomes_);
+  auto result = std::move(outcomes_);
+  outcomes_.clear();
+  return result;
 }
 
 std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,

@@ -29,7 +29,7 @@ struct ChildOutcome {
 // A set of children started together. start() returns at once, so the
 // caller can do its own file-reading work while the children run; wait()
 // collects them, killing (the whole process group of) any child still running
-// `timeout` after start.
+// `timeout` after it was started.
 class ChildGroup {
  public:
   ChildGroup() = default;
@@ -38,6 +38,9 @@ class ChildGroup {
   ~ChildGroup();
 
   void start(const std::vector<ChildSpec>& specs, std::chrono::milliseconds timeout);
+  // Starts one more child at once, with its own deadline `timeout` from now,
+  // so the first children run while the caller still works out the rest.
+  void add(const ChildSpec& spec, std::chrono::milliseconds timeout);
   std::vector<ChildOutcome> wait();
 
   struct Running {  // one started child
@@ -45,13 +48,13 @@ class ChildGroup {
     int out_fd = -1;
     int err_fd = -1;
     bool exited = false;
+    std::chrono::steady_clock::time_point started;
+    std::chrono::steady_clock::time_point deadline;
   };
 
  private:
   std::vector<Running> running_;
   std::vector<ChildOutcome> outcomes_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::milliseconds timeout_{0};
 };
 
 // start() + wait().

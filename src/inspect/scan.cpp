@@ -1,13 +1,13 @@
 #include "inspect/scan.h"
 
-#include <zip.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "inspect/zip_api.h"
 
 namespace cudiag::inspect {
 
@@ -18,20 +18,22 @@ namespace {
 bool is_wheel(const std::string& path) { return path.ends_with(".whl"); }
 
 struct ZipClose {
-  void operator()(zip_t* z) const { zip_discard(z); }
+  const ZipApi* zip;
+  void operator()(zip_t* z) const { zip->discard(z); }
 };
 struct ZipFileClose {
-  void operator()(zip_file_t* f) const { zip_fclose(f); }
+  const ZipApi* zip;
+  void operator()(zip_file_t* f) const { zip->fclose(f); }
 };
 
 // Reads up to `n` bytes of member `index`; empty on any failure.
-std::string read_member(zip_t* z, zip_uint64_t index, std::uint64_t n) {
-  std::unique_ptr<zip_file_t, ZipFileClose> f(zip_fopen_index(z, index, 0));
+std::string read_member(const ZipApi* zip, zip_t* z, zip_uint64_t index, std::uint64_t n) {
+  std::unique_ptr<zip_file_t, ZipFileClose> f(zip->fopen_index(z, index, 0), ZipFileClose{zip});
   if (!f) return {};
   std::string out(static_cast<std::size_t>(n), '\0');
   std::uint64_t got = 0;
   while (got < n) {
-    zip_int64_t r = zip_fread(f.get(), out.data() + got, n - got);
+    zip_int64_t r = zip->fread(f.get(), out.data() + got, n - got);
     if (r <= 0) break;
     got += static_cast<std::uint64_t>(r);
   }
@@ -72,28 +74,37 @@ void inspect_one(const std::string& path, bool explicit_path, const InspectOptio
 
 std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectOptions& options) {
   std::vector<InspectResult> out;
-  int err = 0;
-  std::unique_ptr<zip_t, ZipClose> z(zip_open(path.c_str(), ZIP_RDONLY, &err));
-  if (!z) {
-    zip_error_t ze;
-    zip_error_init_with_code(&ze, err);
+  std::string why;
+  const ZipApi* zip = zip_api(why);
+  if (zip == nullptr) {
     InspectResult r;
     r.path = path;
-    r.error = fmt::format("{}: cannot read wheel: {}", path, zip_error_strerror(&ze));
-    zip_error_fini(&ze);
+    r.error = fmt::format("{}: cannot read wheel: {}", path, why);
     out.push_back(std::move(r));
     return out;
   }
-  zip_int64_t count = zip_get_num_entries(z.get(), 0);
+  int err = 0;
+  std::unique_ptr<zip_t, ZipClose> z(zip->open(path.c_str(), ZIP_RDONLY, &err), ZipClose{zip});
+  if (!z) {
+    zip_error_t ze;
+    zip->error_init_with_code(&ze, err);
+    InspectResult r;
+    r.path = path;
+    r.error = fmt::format("{}: cannot read wheel: {}", path, zip->error_strerror(&ze));
+    zip->error_fini(&ze);
+    out.push_back(std::move(r));
+    return out;
+  }
+  zip_int64_t count = zip->get_num_entries(z.get(), 0);
   for (zip_int64_t i = 0; i < count; ++i) {
     auto index = static_cast<zip_uint64_t>(i);
     zip_stat_t st;
-    if (zip_stat_index(z.get(), index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_NAME))
+    if (zip->stat_index(z.get(), index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_NAME))
       continue;
     std::string name = st.name;
     if (name.ends_with('/') || st.size < 16) continue;
     // A first look at the magic decides whether the member is worth reading.
-    if (!binary_magic(read_member(z.get(), index, 8))) continue;
+    if (!binary_magic(read_member(zip, z.get(), index, 8))) continue;
     std::string display = fmt::format("{}!/{}", path, name);
     if (st.size > kMaxWheelMember) {
       InspectResult r;
@@ -102,7 +113,7 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
       out.push_back(std::move(r));
       continue;
     }
-    std::string bytes = read_member(z.get(), index, st.size);
+    std::string bytes = read_member(zip, z.get(), index, st.size);
     if (bytes.size() != st.size) {
       InspectResult r;
       r.path = display;

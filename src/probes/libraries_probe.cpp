@@ -1,6 +1,7 @@
 // Layer 6, `libraries`: cuDNN, cuBLAS, NCCL, NVRTC, ... — every instance,
 // each with the version its own function reports, and several versions of one
 // library flagged.
+#include <optional>
 #include <set>
 
 #include "core/fact.h"
@@ -17,16 +18,20 @@ class LibrariesProbe : public LayerProbe {
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
     for (const auto& kind : library_catalog()) {
-      Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}};
+      Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}, {}};
       for (const auto& inst : e.instances) {
         bool call = options_.library_calls && inst.error.empty();
-        e.tickets.push_back(call ? batch.add("library", {kind.key, ctx.root.host_path(inst.real_path)}) : kNone);
+        auto host = ctx.root.host_path(inst.real_path);
+        std::optional<Json> known =
+            call && ctx.answers ? ctx.answers->find(cache_what(kind), host) : std::nullopt;
+        e.remembered.push_back(known.value_or(Json()));
+        e.tickets.push_back(call && !known ? batch.add("library", {kind.key, host}) : kNone);
       }
       entries_.push_back(std::move(e));
     }
   }
 
-  Json finish(const ProbeContext&, const ChildBatch& batch, const Json&) override {
+  Json finish(const ProbeContext& ctx, const ChildBatch& batch, const Json&) override {
     Json layer = Json::object();
     for (const auto& e : entries_) {
       Json lib = Json::object();
@@ -37,24 +42,32 @@ class LibrariesProbe : public LayerProbe {
         const auto& inst = e.instances[i];
         Json j = instance_json(inst, "");
         j.erase("picked_by_loader");
-        if (e.tickets[i] != kNone) {
-          const Json& answer = batch.result(e.tickets[i]);
+        if (e.tickets[i] != kNone || !e.remembered[i].is_null()) {
+          const Json& answer = e.tickets[i] != kNone ? batch.result(e.tickets[i]) : e.remembered[i];
           auto failure = child_failure(answer);
+          // Only a clean answer is worth remembering; a crash or timeout is asked again.
+          if (failure.empty() && e.tickets[i] != kNone && ctx.answers)
+            ctx.answers->remember(cache_what(*e.kind), ctx.root.host_path(inst.real_path), answer);
           if (!failure.empty()) {
             j["version"] = unknown_fact(call_source(inst.real_path, "dlopen"), failure);
           } else {
             std::string how;
-            auto v = decode_library_version(e.kind->key, answer.contains("calls") ? answer["calls"] : Json(), &how);
+            auto v = decode_library_version(e.kind->key, answer.contains("calls") ? answer["calls"] : Json(),
+                                            &how);
             j["version"] = v.empty() ? unknown_fact(call_source(inst.real_path, e.kind->calls.front().symbol),
                                                     "no version function answered")
                                      : fact(v, call_source(inst.real_path, how));
+            // The same call's answer on this unchanged file, made at this time.
+            if (answer.contains("answered_at")) j["version"]["answered_at"] = answer["answered_at"];
           }
         } else if (!inst.file_version.empty()) {
           j["version"] = fact(inst.file_version, file_source(inst.real_path));
         } else {
-          j["version"] = unknown_fact(file_source(inst.real_path), inst.error.empty() ? "not called" : inst.error);
+          j["version"] =
+              unknown_fact(file_source(inst.real_path), inst.error.empty() ? "not called" : inst.error);
         }
-        if (fact_value(j["version"]).is_string()) versions.insert(fact_value(j["version"]).get<std::string>());
+        if (fact_value(j["version"]).is_string())
+          versions.insert(fact_value(j["version"]).get<std::string>());
         instances.push_back(j);
       }
       lib["instances"] = instances;
@@ -71,7 +84,9 @@ class LibrariesProbe : public LayerProbe {
     const LibraryKind* kind;
     std::vector<LibraryInstance> instances;
     std::vector<std::size_t> tickets;
+    std::vector<Json> remembered;  // a cached answer, or null
   };
+  static std::string cache_what(const LibraryKind& kind) { return std::string("library ") + kind.key; }
   const CollectOptions& options_;
   std::vector<Entry> entries_;
 };

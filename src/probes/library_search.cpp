@@ -8,8 +8,8 @@ namespace cudiag {
 namespace {
 
 // glibc's built-in search path on Debian's x86_64 multiarch layout.
-constexpr const char* kDefaultDirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-                                        "/usr/lib64", "/lib", "/usr/lib"};
+constexpr const char* kDefaultDirs[] = {
+    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"};
 
 bool is_stub_dir(const std::string& path) { return path.ends_with("/stubs"); }
 
@@ -21,7 +21,8 @@ std::string version_from_file_name(const std::string& file_name, const std::stri
   if (rest.empty() || rest.front() != '.') return "";
   rest.erase(0, 1);
   // Accept only dotted digits: libcudnn.so.9.1.0, not libcudnn.so.9.backup.
-  if (rest.empty() || !std::all_of(rest.begin(), rest.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
+  if (rest.empty() ||
+      !std::all_of(rest.begin(), rest.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
     return "";
   return rest;
 }
@@ -169,7 +170,7 @@ std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) 
   // Loader order first: LD_LIBRARY_PATH, then the cache, then directories.
   for (const auto& d : dirs_) {
     if (d.via != "LD_LIBRARY_PATH") continue;
-    for (const auto& name : root_.list_dir(d.path)) {
+    for (const auto& name : listing(d.path)) {
       if (matches(name)) record(join_path(d.path, name), d.via);
     }
   }
@@ -178,11 +179,17 @@ std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) 
   }
   for (const auto& d : dirs_) {
     if (d.via == "LD_LIBRARY_PATH" || d.via == "ld.so.cache") continue;
-    for (const auto& name : root_.list_dir(d.path)) {
+    for (const auto& name : listing(d.path)) {
       if (matches(name)) record(join_path(d.path, name), d.via);
     }
   }
   return found;
+}
+
+const std::vector<std::string>& LibrarySearch::listing(const std::string& dir) const {
+  auto it = listings_.find(dir);
+  if (it == listings_.end()) it = listings_.emplace(dir, root_.list_dir(dir)).first;
+  return it->second;
 }
 
 std::optional<std::string> LibrarySearch::loader_pick(const std::string& soname) const {

@@ -5,6 +5,7 @@
 // pip wheels (site-packages/nvidia/*/lib) and conda environments. Each
 // instance records every place it was found through, and the loader's own
 // choice is emulated so a report can say which copy a process would load.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,8 @@ namespace cudiag {
 
 struct SearchDir {
   std::string path;
-  std::string via;  // "LD_LIBRARY_PATH", "ld.so.cache", "toolkit /usr/local/cuda-13.0", "wheel site-packages ..."
+  std::string
+      via;  // "LD_LIBRARY_PATH", "ld.so.cache", "toolkit /usr/local/cuda-13.0", "wheel site-packages ..."
 };
 
 struct LibraryInstance {
@@ -55,6 +57,10 @@ class LibrarySearch {
   void add_dir(const std::string& path, const std::string& via);
   void add_toolkit(const std::string& root, const std::string& via);
   void find_site_packages();
+  // A directory's entries, listed once per search: every library kind scans
+  // the same directories, and listing them again for each cost more than
+  // the rest of the report's file reading together.
+  const std::vector<std::string>& listing(const std::string& dir) const;
 
   const FsRoot& root_;
   const Environment& env_;
@@ -64,6 +70,7 @@ class LibrarySearch {
   std::vector<PythonSitePackages> site_packages_;
   std::vector<std::string> toolkit_roots_;
   std::vector<std::string> ld_library_path_;
+  mutable std::map<std::string, std::vector<std::string>> listings_;
 };
 
 // "libcudnn.so.9.1.0" after the prefix "libcudnn.so" -> "9.1.0"; "" when none.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/answer_cache.h"
 #include "core/fsroot.h"
 #include "probes/environment.h"
 #include "probes/library_search.h"
@@ -15,7 +16,8 @@ struct ProbeContext {
   const Environment& env;
   const LibrarySearch& search;
   std::chrono::milliseconds child_timeout{10000};
-  std::string self_exe;  // cudiag itself, re-executed for child probes
+  std::string self_exe;            // cudiag itself, re-executed for child probes
+  AnswerCache* answers = nullptr;  // remembered library-version answers; null: none
 };
 
 }  // namespace cudiag

@@ -264,13 +264,20 @@ std::string redact_identity(std::string_view text, const RedactOptions& options)
   std::size_t i = 0;
   while (i < text.size()) {
     bool boundary = i == 0 || !is_path_char(text[i - 1]);
-    // /home/<name> anywhere (also /var/home/<name>): the user's name is in it.
+    // /home/<name> anywhere: the user's name is in it. At the start of a path
+    // it is "~"; inside one (Fedora Silverblue's /var/home/<name>) only the
+    // name goes, so the path still reads as one.
     if (text.substr(i).starts_with("/home/") || text.substr(i).starts_with("/Users/")) {
       std::size_t name = i + (text[i + 1] == 'h' ? 6 : 7);
       std::size_t end = name;
       while (end < text.size() && is_path_char(text[end]) && text[end] != '/') ++end;
       if (end > name) {
-        out.push_back('~');
+        if (boundary) {
+          out.push_back('~');
+        } else {
+          out.append(text.substr(i, name - i));
+          out.append("<user>");
+        }
         i = end;
         continue;
       }

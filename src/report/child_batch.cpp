@@ -13,14 +13,10 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
     label += " " + a;
     spec.argv.push_back(std::move(a));
   }
+  group_.add(spec, timeout_);
   specs_.push_back(std::move(spec));
   labels_.push_back(label);
   return specs_.size() - 1;
-}
-
-void ChildBatch::start(std::chrono::milliseconds timeout) {
-  timeout_ = timeout;
-  group_.start(specs_, timeout);
 }
 
 void ChildBatch::wait() {

@@ -11,10 +11,11 @@ namespace cudiag {
 
 class ChildBatch {
  public:
-  explicit ChildBatch(std::string self_exe) : self_exe_(std::move(self_exe)) {}
-  // Returns a ticket for result().
+  ChildBatch(std::string self_exe, std::chrono::milliseconds timeout)
+      : self_exe_(std::move(self_exe)), timeout_(timeout) {}
+  // Starts the child at once (it runs while the layers plan the rest) and
+  // returns a ticket for result().
   std::size_t add(const std::string& kind, std::vector<std::string> args);
-  void start(std::chrono::milliseconds timeout);
   void wait();
   // The child's JSON answer, or {"child_error": "...", ...} saying why there is none.
   const Json& result(std::size_t ticket) const { return results_.at(ticket); }

@@ -51,7 +51,8 @@ Json collect_report(const CollectOptions& options) {
   FsRoot root(options.root);
   auto env = Environment::read(root);
   LibrarySearch search(root, env);
-  ProbeContext ctx{root, env, search, options.child_timeout, self_executable()};
+  AnswerCache answers(options.answer_cache_dir);
+  ProbeContext ctx{root, env, search, options.child_timeout, self_executable(), &answers};
   Json timings = Json::object();
   timings["search_ms"] = ms_since(start);
 
@@ -61,9 +62,8 @@ Json collect_report(const CollectOptions& options) {
   layers.push_back(make_driver_api_probe(options));
   layers.push_back(make_cuda_runtime_probe(options));
   layers.push_back(make_libraries_probe(options));
-  ChildBatch batch(ctx.self_exe);
+  ChildBatch batch(ctx.self_exe, options.child_timeout);
   for (auto& l : layers) l->plan(ctx, batch);
-  batch.start(options.child_timeout);
 
   Json report = new_report();
   if (!root.is_real_root()) report["root"] = root.root();
@@ -83,6 +83,11 @@ Json collect_report(const CollectOptions& options) {
     timings["frameworks_ms"] = ms_since(t);
   }
 
+  if (options.while_children_run) {
+    t = std::chrono::steady_clock::now();
+    options.while_children_run();
+    timings["while_children_run_ms"] = ms_since(t);
+  }
   t = std::chrono::steady_clock::now();
   batch.wait();
   timings["children_wait_ms"] = ms_since(t);
@@ -121,7 +126,9 @@ Json collect_report(const CollectOptions& options) {
   search_info["site_packages"] = sp;
   report["search"] = search_info;
   report["findings"] = Json::array();
+  answers.save();
   timings["children"] = batch.timings();
+  timings["answer_cache"] = answers.status();
   timings["total_ms"] = ms_since(start);
   report["timings"] = timings;
   return report;

@@ -27,6 +27,10 @@ struct CollectOptions {
   std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
   bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer
   bool binaries = false;  // --binaries / check --deep: fatbin architectures of each library (`binaries` key)
+  // Where library-version answers are remembered (core/answer_cache.h); "" remembers nothing.
+  std::string answer_cache_dir;
+  // Work of the caller's that can run while the children do (parsing the knowledge base).
+  std::function<void()> while_children_run;
 };
 
 Json collect_report(const CollectOptions& options);

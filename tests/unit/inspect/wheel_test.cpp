@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -116,6 +117,22 @@ TEST_F(InspectWheelTest, NotAZipIsAnErrorNamingTheWheel) {
   auto results = inspect_paths({path}, {});
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0].error.starts_with(path + ": cannot read wheel: ")) << results[0].error;
+}
+
+// The cudiag binary does not link libzip (it is dlopen'ed when a wheel is
+// read, src/inspect/zip_api.h); this test process does, so only running the
+// binary itself shows that the lazy load works.
+TEST_F(InspectWheelTest, TheCudiagBinaryReadsAWheelThroughItsLazilyLoadedLibzip) {
+  CUDIAG_REQUIRE_KERNEL(so, "libvariants.so");
+  std::string wheel = write_wheel("pkg-1.0-cp311-cp311-linux_x86_64.whl",
+                                  {{"pkg/_ext.cpython-311-x86_64-linux-gnu.so", slurp(so)}});
+  std::string out_path = (dir_ / "out.json").string();
+  std::string cmd = std::string(CUDIAG_BINARY) + " inspect --format json " + wheel + " > " + out_path + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(out_path);
+  std::string out = slurp(out_path);
+  EXPECT_NE(out.find("pkg/_ext.cpython-311-x86_64-linux-gnu.so"), std::string::npos) << out;
+  EXPECT_NE(out.find("sm_90a"), std::string::npos) << out;
+  EXPECT_EQ(out.find("cannot read wheel"), std::string::npos) << out;
 }
 
 }  // namespace

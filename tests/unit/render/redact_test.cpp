@@ -59,6 +59,8 @@ TEST(Redact, HomeDirectoriesBecomeTilde) {
   EXPECT_EQ(redact_identity("/root/.cache/pip", o), "~/.cache/pip");
   EXPECT_EQ(redact_identity("LD_LIBRARY_PATH=/home/alice/a:/home/bob/b", o), "LD_LIBRARY_PATH=~/a:~/b");
   EXPECT_EQ(redact_identity("/data/users/carol/env/lib", o), "~/env/lib");
+  // Inside a longer path (Silverblue's /var/home) the name goes and the path stays whole.
+  EXPECT_EQ(redact_identity("/var/home/alice/venv/lib", o), "/var/home/<user>/venv/lib");
   // Not a home directory: /rootfs, /usr/root-tools.
   EXPECT_EQ(redact_identity("/rootfs/usr/lib and /usr/root-tools", o), "/rootfs/usr/lib and /usr/root-tools");
 }

@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/atomic_file.h"
 #include "core/build_info.h"
+#include "core/utc_time.h"
 
 namespace cudiag {
 
@@ -24,15 +24,6 @@ constexpr std::size_t kMaxEntries = 4096;
 constexpr std::size_t kMaxFileBytes = 8u << 20;
 
 std::string tool_identity() { return fmt::format("{} {}", build_info::kVersion, build_info::kGitCommit); }
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 }  // namespace
 

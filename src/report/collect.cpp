@@ -1,13 +1,13 @@
 #include "report/collect.h"
 
-#include <chrono>
-#include <ctime>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "core/build_info.h"
 #include "core/fsroot.h"
 #include "core/subprocess.h"
+#include "core/utc_time.h"
 #include "probes/binaries_probe.h"
 #include "probes/container_probe.h"
 #include "probes/frameworks_probe.h"
@@ -18,15 +18,6 @@
 namespace cudiag {
 
 namespace {
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -132,6 +132,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   // a directory of big libraries never sits in memory as one JSON tree.
   bool json = args.format == "json";
   std::size_t files_printed = 0;
+  std::string text;  // one file's JSON, reused
   if (json) {
     std::cout << "{\n";
     if (driver) {
@@ -155,15 +156,17 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       verdicts.emplace_back(g, v);
     }
     if (json) {
-      Json j = to_json(r);
       Json jv = Json::array();
       for (const auto& [g, v] : verdicts)
         jv.push_back({{"gpu", sm_name(g)},
                       {"verdict", verdict_kind_name(v.kind)},
                       {"image", v.image},
                       {"reason", v.reason}});
-      j["verdicts"] = std::move(jv);
-      std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << nested_json(j, 4);
+      Json extra = Json::object();
+      extra["verdicts"] = std::move(jv);
+      text.clear();
+      append_json(r, text, 4, extra);
+      std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << text;
       continue;
     }
     if (!r.ok() && r.entries.empty()) continue;

@@ -1,9 +1,11 @@
 #include "inspect/listing.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace cudiag::inspect {
 
@@ -42,14 +44,20 @@ std::string summary_line(const InspectResult& r) {
   for (const auto& e : r.entries) {
     compressions.insert(compression_name(e.compression));
     switch (e.kind) {
-      case EntryKind::kSass: sass.insert(e.arch); break;
+      case EntryKind::kSass:
+        sass.insert(e.arch);
+        break;
       case EntryKind::kPtx: {
         auto& isas = ptx[e.arch];
         if (auto isa = e.ptx_isa()) isas.insert(*isa);
         break;
       }
-      case EntryKind::kLtoIr: lto.insert(e.arch); break;
-      case EntryKind::kUnknown: ++unknown; break;
+      case EntryKind::kLtoIr:
+        lto.insert(e.arch);
+        break;
+      case EntryKind::kUnknown:
+        ++unknown;
+        break;
     }
   }
   std::vector<std::string> parts;
@@ -85,60 +93,161 @@ std::string summary_line(const InspectResult& r) {
   return out;
 }
 
-Json to_json(const InspectResult& r) {
-  Json j;
-  j["path"] = r.path;
-  j["type"] = file_type_name(r);
-  j["size"] = r.file_size;
-  j["summary"] = summary_line(r);
-  if (!r.soname.empty()) j["soname"] = r.soname;
-  j["needed"] = r.needed;
-  j["rpath"] = r.rpath;
-  j["runpath"] = r.runpath;
-  Json blobs = Json::array();
-  for (const auto& b : r.blobs) {
-    Json jb{{"section", b.section}, {"offset", b.offset}, {"size", b.size}, {"entries", b.entry_count},
-            {"device_link", b.device_link}};
-    if (!b.member.empty()) jb["member"] = b.member;
-    blobs.push_back(std::move(jb));
+namespace {
+
+// Pretty-printed JSON written straight into a string, laid out exactly as
+// nlohmann::json::dump(2) lays it out (so the output did not change when the
+// tree went away): "{}" / "[]" when empty, one member or element per line,
+// `"key": value`, strings escaped the same way (invalid UTF-8 -> U+FFFD).
+class PrettyJson {
+ public:
+  PrettyJson(std::string& out, int indent) : out_(out), base_(indent) {}
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+  // The next member of the current object.
+  PrettyJson& key(std::string_view k) {
+    next_item();
+    string(k);
+    out_ += ": ";
+    return *this;
   }
-  j["modules"] = std::move(blobs);
-  Json entries = Json::array();
+  // The next element of the current array.
+  PrettyJson& element() {
+    next_item();
+    return *this;
+  }
+  void string(std::string_view s) {
+    bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return u >= 0x20 && u < 0x7f && c != '"' && c != '\\';
+    });
+    if (plain) {
+      out_ += '"';
+      out_ += s;
+      out_ += '"';
+    } else {
+      out_ += json_text(Json(std::string(s)), -1);
+    }
+  }
+  void number(std::uint64_t v) { fmt::format_to(std::back_inserter(out_), "{}", v); }
+  void number(std::int64_t v) { fmt::format_to(std::back_inserter(out_), "{}", v); }
+  void boolean(bool v) { out_ += v ? "true" : "false"; }
+  void strings(const std::vector<std::string>& list) {
+    begin_array();
+    for (const auto& s : list) element().string(s);
+    end_array();
+  }
+  // A value of unknown shape, through nlohmann (small: used for `extra`).
+  void json(const Json& j) {
+    std::string text = json_text(j, 2);
+    std::string pad = "\n" + std::string(static_cast<std::size_t>(base_ + 2 * depth()), ' ');
+    for (char c : text) {
+      if (c == '\n')
+        out_ += pad;
+      else
+        out_ += c;
+    }
+  }
+
+ private:
+  int depth() const { return static_cast<int>(counts_.size()); }
+  void newline_indent(int level) {
+    out_ += '\n';
+    out_.append(static_cast<std::size_t>(base_ + 2 * level), ' ');
+  }
+  void open(char c) {
+    out_ += c;
+    counts_.push_back(0);
+  }
+  void close(char c) {
+    bool empty = counts_.back() == 0;
+    counts_.pop_back();
+    if (!empty) newline_indent(depth());
+    out_ += c;
+  }
+  void next_item() {
+    if (counts_.back()++ > 0) out_ += ',';
+    newline_indent(depth());
+  }
+
+  std::string& out_;
+  int base_;
+  std::vector<std::size_t> counts_;  // items so far in each open container
+};
+
+}  // namespace
+
+void append_json(const InspectResult& r, std::string& out, int indent, const Json& extra) {
+  PrettyJson w(out, indent);
+  w.begin_object();
+  w.key("path").string(r.path);
+  w.key("type").string(file_type_name(r));
+  w.key("size").number(r.file_size);
+  w.key("summary").string(summary_line(r));
+  if (!r.soname.empty()) w.key("soname").string(r.soname);
+  w.key("needed").strings(r.needed);
+  w.key("rpath").strings(r.rpath);
+  w.key("runpath").strings(r.runpath);
+  w.key("modules").begin_array();
+  for (const auto& b : r.blobs) {
+    w.element().begin_object();
+    w.key("section").string(b.section);
+    w.key("offset").number(b.offset);
+    w.key("size").number(b.size);
+    w.key("entries").number(static_cast<std::uint64_t>(b.entry_count));
+    w.key("device_link").boolean(b.device_link);
+    if (!b.member.empty()) w.key("member").string(b.member);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("entries").begin_array();
   for (const auto& e : r.entries) {
-    Json je;
-    je["kind"] = kind_name(e.kind);
-    je["arch"] = entry_arch_name(e);
-    je["variant"] = variant_suffix(e.arch.variant);
-    if (auto isa = e.ptx_isa()) je["ptx_isa"] = isa->text();
-    je["compression"] = compression_name(e.compression);
-    je["offset"] = e.offset;
-    je["payload_size"] = e.payload_size;
-    je["compressed_size"] = e.compressed_size;
-    je["uncompressed_size"] = e.content_size();
-    je["flags"] = fmt::format("{:#x}", e.flags);
-    je["module"] = e.blob;
-    if (e.kind == EntryKind::kUnknown) je["raw_kind"] = e.raw_kind;
-    if (!e.identifier.empty()) je["identifier"] = e.identifier;
+    w.element().begin_object();
+    w.key("kind").string(kind_name(e.kind));
+    w.key("arch").string(entry_arch_name(e));
+    w.key("variant").string(variant_suffix(e.arch.variant));
+    if (auto isa = e.ptx_isa()) w.key("ptx_isa").string(isa->text());
+    w.key("compression").string(compression_name(e.compression));
+    w.key("offset").number(e.offset);
+    w.key("payload_size").number(e.payload_size);
+    w.key("compressed_size").number(static_cast<std::uint64_t>(e.compressed_size));
+    w.key("uncompressed_size").number(e.content_size());
+    w.key("flags").string(fmt::format("{:#x}", e.flags));
+    w.key("module").number(static_cast<std::uint64_t>(e.blob));
+    if (e.kind == EntryKind::kUnknown) w.key("raw_kind").number(static_cast<std::uint64_t>(e.raw_kind));
+    if (!e.identifier.empty()) w.key("identifier").string(e.identifier);
     if (e.cubin) {
-      je["cubin"] = {{"abi_version", e.cubin->abi_version},
-                     {"os_abi", e.cubin->os_abi},
-                     {"elf_type", e.cubin->elf_type == 1 ? "relocatable" : e.cubin->elf_type == 2 ? "executable" : "other"},
-                     {"e_flags", fmt::format("{:#x}", e.cubin->e_flags)},
-                     {"sm", e.cubin->sm}};
+      w.key("cubin").begin_object();
+      w.key("abi_version").number(static_cast<std::uint64_t>(e.cubin->abi_version));
+      w.key("os_abi").number(static_cast<std::uint64_t>(e.cubin->os_abi));
+      w.key("elf_type")
+          .string(e.cubin->elf_type == 1   ? "relocatable"
+                  : e.cubin->elf_type == 2 ? "executable"
+                                           : "other");
+      w.key("e_flags").string(fmt::format("{:#x}", e.cubin->e_flags));
+      w.key("sm").number(static_cast<std::int64_t>(e.cubin->sm));
+      w.end_object();
     }
     if (e.ptx_text_version || !e.ptx_text_target.empty()) {
-      je["ptx_text"] = {{"version", e.ptx_text_version ? e.ptx_text_version->text() : ""},
-                        {"target", e.ptx_text_target}};
+      w.key("ptx_text").begin_object();
+      w.key("version").string(e.ptx_text_version ? e.ptx_text_version->text() : "");
+      w.key("target").string(e.ptx_text_target);
+      w.end_object();
     }
-    entries.push_back(std::move(je));
+    w.end_object();
   }
-  j["entries"] = std::move(entries);
-  if (!r.warnings.empty()) j["warnings"] = r.warnings;
-  if (!r.error.empty()) j["error"] = r.error;
-  return j;
+  w.end_array();
+  if (!r.warnings.empty()) w.key("warnings").strings(r.warnings);
+  if (!r.error.empty()) w.key("error").string(r.error);
+  for (const auto& [k, v] : extra.items()) w.key(k).json(v);
+  w.end_object();
 }
 
-std::string cuobjdump_listing(const InspectResult& r, const std::string& display_path, const std::string& member_path) {
+std::string cuobjdump_listing(const InspectResult& r, const std::string& display_path,
+                              const std::string& member_path) {
   std::string name = base_name(display_path);
   if (auto dot = name.find_last_of('.'); dot != std::string::npos && dot != 0) name = name.substr(0, dot);
   std::string out;

@@ -1,13 +1,13 @@
 // Loading: parse each file, check the header every table shares, run the
 // table's builder, then the checks that span tables.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <mutex>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/embedded.h"
@@ -67,20 +67,24 @@ TableContext read_header(const std::string& file, const Json& doc) {
   };
   t.table = need_string("table");
   if (t.table != stem_of(file))
-    throw InputError(fmt::format("{}: \"table\" is '{}' but the file is named {}.json", file, t.table, stem_of(file)));
+    throw InputError(
+        fmt::format("{}: \"table\" is '{}' but the file is named {}.json", file, t.table, stem_of(file)));
   auto sv = doc.find("schema_version");
   if (sv == doc.end() || !sv->is_number_integer() || sv->get<long>() != kSchemaVersion)
     throw InputError(fmt::format("{}: \"schema_version\" must be {}", file, kSchemaVersion));
   need_string("description");
   auto conf = parse_confidence(need_string("confidence"));
-  if (!conf) throw InputError(file + ": \"confidence\": expected confirmed, single-source, unconfirmed or disputed");
+  if (!conf)
+    throw InputError(file + ": \"confidence\": expected confirmed, single-source, unconfirmed or disputed");
   t.default_confidence = *conf;
   auto sources = doc.find("sources");
   if (sources == doc.end() || !sources->is_object() || sources->empty())
     throw InputError(file + ": missing \"sources\" (an object of id -> {url, section})");
-  for (const auto& [id, value] : sources->items()) t.sources.emplace(id, parse_source(value, fmt::format("{}: sources.{}", file, id)));
+  for (const auto& [id, value] : sources->items())
+    t.sources.emplace(id, parse_source(value, fmt::format("{}: sources.{}", file, id)));
   auto entries = doc.find("entries");
-  if (entries == doc.end() || !entries->is_array()) throw InputError(file + ": missing \"entries\" (an array)");
+  if (entries == doc.end() || !entries->is_array())
+    throw InputError(file + ": missing \"entries\" (an array)");
   for (const auto& [key, value] : doc.items()) {
     if (!value.is_array()) continue;
     for (std::size_t i = 0; i < value.size(); ++i) {
@@ -103,8 +107,8 @@ Json parse_json(const KbFile& f) {
 void check_across_tables(const KnowledgeBase& kb) {
   for (const auto& g : kb.gpus()) {
     if (!kb.arch_for_cc(g.cc))
-      throw InputError(fmt::format("{}: {} (0x{:04x}): compute capability {} is not in architectures", "gpus", g.name, g.pci_id,
-                                   g.cc.text()));
+      throw InputError(fmt::format("{}: {} (0x{:04x}): compute capability {} is not in architectures", "gpus",
+                                   g.name, g.pci_id, g.cc.text()));
   }
   for (const auto& r : kb.toolkit_releases()) {
     const auto* m = kb.mvc_for_major(r.cuda.major());
@@ -114,13 +118,15 @@ void check_across_tables(const KnowledgeBase& kb) {
     auto floor = m->min_for("linux", r.cuda);
     const auto& full = r.linux_driver.min;
     if (floor && full && *full < *floor)
-      throw InputError(fmt::format("toolkit_drivers: {}: linux minimum {} is below the minor-version floor {} of CUDA {}.x",
-                                   r.cuda.text(), full->text(), floor->text(), m->cuda_major));
+      throw InputError(fmt::format(
+          "toolkit_drivers: {}: linux minimum {} is below the minor-version floor {} of CUDA {}.x",
+          r.cuda.text(), full->text(), floor->text(), m->cuda_major));
   }
   auto check_refs = [&](const std::vector<ErrorRef>& refs, const std::string& where) {
     for (const auto& ref : refs) {
       if (!kb.error(ref.api, ref.code))
-        throw InputError(fmt::format("{}: refers to {} error {}, which error_codes does not define", where, ref.api, ref.code));
+        throw InputError(fmt::format("{}: refers to {} error {}, which error_codes does not define", where,
+                                     ref.api, ref.code));
     }
   };
   for (const auto& m : kb.mvc())
@@ -164,13 +170,15 @@ KnowledgeBase KnowledgeBase::load_files(const std::vector<KbFile>& files, const 
   }
   for (const auto& def : table_defs()) {
     if (!d->raw.count(def.name))
-      throw InputError(fmt::format("{}: no {}.json (every knowledge-base table must be present; copy data/kb/ and edit it)", origin,
-                                   def.name));
+      throw InputError(fmt::format(
+          "{}: no {}.json (every knowledge-base table must be present; copy data/kb/ and edit it)", origin,
+          def.name));
   }
   // Every file gets the shared checks, including tables this version has no builder for.
   for (const auto& [name, doc] : d->raw) {
     TableContext t = read_header(d->files.at(name), doc);
-    auto def = std::find_if(table_defs().begin(), table_defs().end(), [&](const TableDef& x) { return x.name == name; });
+    auto def = std::find_if(table_defs().begin(), table_defs().end(),
+                            [&](const TableDef& x) { return x.name == name; });
     if (def != table_defs().end() && def->build) def->build(t, *d);
   }
   KnowledgeBase kb(std::move(d));
@@ -197,10 +205,13 @@ KnowledgeBase KnowledgeBase::load_dir(const std::string& dir) {
 }
 
 const KnowledgeBase& KnowledgeBase::builtin() {
-  static const KnowledgeBase kb = [] {
+  // Never destroyed: freeing thousands of small strings at exit cost a report
+  // ~1 ms for memory the process is about to give back anyway.
+  static const KnowledgeBase* kb = new KnowledgeBase([] {
     std::vector<KbFile> files;
     for (const auto& f : embedded_files()) {
-      if (f.path.rfind("data/kb/", 0) == 0 && f.path.size() > 5 && f.path.substr(f.path.size() - 5) == ".json")
+      if (f.path.rfind("data/kb/", 0) == 0 && f.path.size() > 5 &&
+          f.path.substr(f.path.size() - 5) == ".json")
         files.push_back({std::string(f.path), std::string(f.bytes)});
     }
     try {
@@ -209,8 +220,8 @@ const KnowledgeBase& KnowledgeBase::builtin() {
       // The embedded data is ours: tests keep it valid, so this is a bug, not bad input.
       throw std::logic_error(std::string("built-in knowledge base: ") + e.what());
     }
-  }();
-  return kb;
+  }());
+  return *kb;
 }
 
 const KnowledgeBase& active_kb(const GlobalOptions& global) {

@@ -1,5 +1,7 @@
 // Layer 4, `driver_api`: every libcuda.so.1 the loader could pick, the one it
 // does pick, and what each answers: cuDriverGetVersion, cuInit, devices.
+#include <utility>
+
 #include "core/fact.h"
 #include "core/version.h"
 #include "probes/layer_probe.h"
@@ -13,10 +15,24 @@ class DriverApiProbe : public LayerProbe {
   const char* layer() const override { return "driver_api"; }
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
-    instances_ = ctx.search.find_all("libcuda.so");
     picked_ = ctx.search.loader_pick("libcuda.so.1").value_or("");
+    // The libcuda the loader picks is started before the (slower) search for
+    // every copy, so cuInit's own start-up runs meanwhile.
+    std::string picked_real;
+    std::size_t picked_ticket = kNoTicket;
+    if (auto resolved = picked_.empty() ? ResolveResult{} : ctx.root.resolve(picked_)) {
+      picked_real = *resolved.path;
+      picked_ticket = batch.add("libcuda", {ctx.root.host_path(picked_real)});
+    }
+    instances_ = ctx.search.find_all("libcuda.so");
     for (const auto& inst : instances_) {
-      tickets_.push_back(inst.error.empty() ? batch.add("libcuda", {ctx.root.host_path(inst.real_path)}) : kNoTicket);
+      if (!inst.error.empty()) {
+        tickets_.push_back(kNoTicket);
+      } else if (inst.real_path == picked_real && picked_ticket != kNoTicket) {
+        tickets_.push_back(std::exchange(picked_ticket, kNoTicket));
+      } else {
+        tickets_.push_back(batch.add("libcuda", {ctx.root.host_path(inst.real_path)}));
+      }
     }
   }
 
@@ -41,23 +57,26 @@ class DriverApiProbe : public LayerProbe {
     }
     layer["candidates"] = candidates;
     auto loader_src = std::string("loader:libcuda.so.1");
-    layer["picked"] = picked_.empty() ? unknown_fact(loader_src, "no libcuda.so.1 on the loader's search path")
-                                      : fact(picked_real, loader_src);
+    layer["picked"] = picked_.empty()
+                          ? unknown_fact(loader_src, "no libcuda.so.1 on the loader's search path")
+                          : fact(picked_real, loader_src);
     if (picked_inst == nullptr || picked_answer == nullptr) {
       layer["library_version"] = unknown_fact(loader_src, "no libcuda to load");
       return layer;
     }
     const auto& src_path = picked_inst->real_path;
     const std::string release = driver_release_in_file_name(*picked_inst);
-    layer["library_version"] = release.empty() ? unknown_fact(file_source(src_path), "no driver release in the file name")
-                                               : fact(release, file_source(src_path));
+    layer["library_version"] = release.empty()
+                                   ? unknown_fact(file_source(src_path), "no driver release in the file name")
+                                   : fact(release, file_source(src_path));
     layer["forward_compat_package"] = fact(is_compat_path(src_path), file_source(src_path));
     Json summary = summarize(*picked_answer, src_path);
     for (auto& [k, v] : summary.items()) layer[k] = v;
     // The user-space driver and the kernel module must be the same release.
     const Json& kmod = fact_value(report["kernel_driver"]["version"]);
     if (kmod.is_string() && !release.empty()) {
-      Json m = fact(kmod.get<std::string>() != release, "compare:kernel_driver.version,driver_api.library_version");
+      Json m = fact(kmod.get<std::string>() != release,
+                    "compare:kernel_driver.version,driver_api.library_version");
       m["kernel_module"] = kmod;
       m["user_space"] = release;
       layer["kernel_module_mismatch"] = m;
@@ -90,11 +109,12 @@ class DriverApiProbe : public LayerProbe {
         f["raw"] = v;
         s["cuda_driver_version"] = f;
       } else {
-        s["cuda_driver_version"] = result_fact(c, call_source(path, "cuDriverGetVersion"), "driver", options_.error_name);
+        s["cuda_driver_version"] =
+            result_fact(c, call_source(path, "cuDriverGetVersion"), "driver", options_.error_name);
       }
     }
-    s["cuInit"] = result_fact(calls.contains("cuInit") ? calls["cuInit"] : Json(), call_source(path, "cuInit"), "driver",
-                              options_.error_name);
+    s["cuInit"] = result_fact(calls.contains("cuInit") ? calls["cuInit"] : Json(),
+                              call_source(path, "cuInit"), "driver", options_.error_name);
     if (calls.contains("cuDeviceGetCount") && calls["cuDeviceGetCount"].contains("value")) {
       s["device_count"] = fact(calls["cuDeviceGetCount"]["value"], call_source(path, "cuDeviceGetCount"));
     } else {

@@ -13,14 +13,17 @@ class NvmlProbe : public LayerProbe {
   const char* layer() const override { return "nvml"; }
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
-    instances_ = ctx.search.find_all("libnvidia-ml.so");
     picked_ = ctx.search.loader_pick("libnvidia-ml.so.1").value_or("");
-    if (!picked_.empty()) picked_ = ctx.root.resolve(picked_).path.value_or(picked_);
+    if (!picked_.empty()) {
+      auto resolved = ctx.root.resolve(picked_);
+      picked_ = resolved.path.value_or(picked_);
+      // Started before the (slower) search for every copy, so NVML's own
+      // start-up runs meanwhile; a picked file is always among the copies.
+      if (resolved) ticket_ = batch.add("nvml", {ctx.root.host_path_followed(picked_)});
+    }
+    instances_ = ctx.search.find_all("libnvidia-ml.so");
     for (std::size_t i = 0; i < instances_.size(); ++i) {
-      if (instances_[i].real_path == picked_ && instances_[i].error.empty()) {
-        picked_index_ = i;
-        ticket_ = batch.add("nvml", {ctx.root.host_path_followed(picked_)});
-      }
+      if (instances_[i].real_path == picked_ && instances_[i].error.empty()) picked_index_ = i;
     }
   }
 
@@ -30,7 +33,7 @@ class NvmlProbe : public LayerProbe {
     for (const auto& inst : instances_) candidates.push_back(instance_json(inst, picked_));
     layer["candidates"] = candidates;
     const std::string loader_src = "loader:libnvidia-ml.so.1";
-    if (picked_index_ == kNone) {
+    if (picked_index_ == kNone || ticket_ == kNone) {
       layer["picked"] = unknown_fact(loader_src, "no libnvidia-ml.so.1 on the loader's search path");
       return layer;
     }
@@ -38,8 +41,9 @@ class NvmlProbe : public LayerProbe {
     const auto& path = inst.real_path;
     layer["picked"] = fact(path, loader_src);
     const std::string release = driver_release_in_file_name(inst);
-    layer["library_version"] = release.empty() ? unknown_fact(file_source(path), "no driver release in the file name")
-                                               : fact(release, file_source(path));
+    layer["library_version"] = release.empty()
+                                   ? unknown_fact(file_source(path), "no driver release in the file name")
+                                   : fact(release, file_source(path));
     const Json& answer = batch.result(ticket_);
     auto failure = child_failure(answer);
     if (!failure.empty()) {
@@ -57,21 +61,26 @@ class NvmlProbe : public LayerProbe {
       return nullptr;
     };
     auto dv = value_of("nvmlSystemGetDriverVersion");
-    layer["driver_version"] = dv.is_string() ? fact(dv, call_source(path, "nvmlSystemGetDriverVersion"))
-                                             : unknown_fact(call_source(path, "nvmlSystemGetDriverVersion"), "nvmlInit failed");
+    layer["driver_version"] =
+        dv.is_string() ? fact(dv, call_source(path, "nvmlSystemGetDriverVersion"))
+                       : unknown_fact(call_source(path, "nvmlSystemGetDriverVersion"), "nvmlInit failed");
     auto cv = value_of("nvmlSystemGetCudaDriverVersion");
     if (cv.is_number_integer()) {
-      Json f = fact(Version::from_cuda_int(cv.get<long>()).text(), call_source(path, "nvmlSystemGetCudaDriverVersion"));
+      Json f = fact(Version::from_cuda_int(cv.get<long>()).text(),
+                    call_source(path, "nvmlSystemGetCudaDriverVersion"));
       f["raw"] = cv;
       layer["cuda_driver_version"] = f;
     } else {
-      layer["cuda_driver_version"] = unknown_fact(call_source(path, "nvmlSystemGetCudaDriverVersion"), "nvmlInit failed");
+      layer["cuda_driver_version"] =
+          unknown_fact(call_source(path, "nvmlSystemGetCudaDriverVersion"), "nvmlInit failed");
     }
     auto count = value_of("nvmlDeviceGetCount_v2");
-    layer["device_count"] = count.is_number() ? fact(count, call_source(path, "nvmlDeviceGetCount_v2"))
-                                              : unknown_fact(call_source(path, "nvmlDeviceGetCount_v2"), "nvmlInit failed");
+    layer["device_count"] = count.is_number()
+                                ? fact(count, call_source(path, "nvmlDeviceGetCount_v2"))
+                                : unknown_fact(call_source(path, "nvmlDeviceGetCount_v2"), "nvmlInit failed");
     layer["gpus"] = answer.contains("devices") ? answer["devices"] : Json::array();
-    if (answer.contains("nvml_version")) layer["nvml_version"] = fact(answer["nvml_version"], call_source(path, "nvmlSystemGetNVMLVersion"));
+    if (answer.contains("nvml_version"))
+      layer["nvml_version"] = fact(answer["nvml_version"], call_source(path, "nvmlSystemGetNVMLVersion"));
     return layer;
   }
 
@@ -86,6 +95,8 @@ class NvmlProbe : public LayerProbe {
 
 }  // namespace
 
-std::unique_ptr<LayerProbe> make_nvml_probe(const CollectOptions& options) { return std::make_unique<NvmlProbe>(options); }
+std::unique_ptr<LayerProbe> make_nvml_probe(const CollectOptions& options) {
+  return std::make_unique<NvmlProbe>(options);
+}
 
 }  // namespace cudiag

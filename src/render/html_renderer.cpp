@@ -5,6 +5,8 @@
 // marked. Right: findings, the environment summary, each layer's facts.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "render/issue_summary.h"
 #include "render/render.h"
 #include "render/text_escape.h"
@@ -29,6 +31,8 @@ section{margin-bottom:28px}
 .layer{border:2px solid var(--fg);background:var(--bg);border-radius:8px;padding:10px 14px}
 .layer .head{display:flex;justify-content:space-between;align-items:center;font-weight:600;gap:8px}
 .layer .line{font-size:12.5px;color:#3c4043;margin-top:3px;overflow-wrap:anywhere}
+.layer .line.d1{padding-left:1.1em}.layer .line.d2{padding-left:2.2em}.layer .line.d3{padding-left:3.3em}
+.layer .mark{font-weight:700;color:var(--fg)}
 .layer.first{box-shadow:0 0 0 4px rgba(197,34,31,.30)}
 .first-label{display:inline-block;margin-top:6px;font-size:12px;font-weight:700;color:var(--error);text-transform:uppercase;letter-spacing:.04em}
 .arrow{text-align:center;color:#9aa0a6;font-size:13px;line-height:18px;height:18px}
@@ -69,6 +73,14 @@ const char* status_label(const std::string& status) {
   return "? not checked";
 }
 
+// A summary line's own mark, as the text report writes it.
+const char* line_mark(const std::string& status) {
+  if (status == "ok") return "✓";
+  if (status == "error") return "✗";
+  if (status == "warning") return "!";
+  return "?";
+}
+
 std::string css_class(const std::string& status) {
   for (const char* known : {"ok", "error", "warning", "info"}) {
     if (status == known) return status;
@@ -96,8 +108,14 @@ std::string render_stack(const Json& report, const std::vector<LayerView>& views
         "class=\"badge\">{}</span></div>\n",
         css_class(status), v.first_failing ? " first" : "", markup_escape(v.name), markup_escape(v.name),
         collected ? status_label(status) : "not collected");
-    for (const auto& line : v.summary)
-      out += fmt::format("<div class=\"line\">{}</div>\n", markup_escape(line));
+    for (const auto& line : v.summary) {
+      std::string mark;
+      if (!line.mark.empty()) {
+        mark = fmt::format("<span class=\"mark {}\">{}</span> ", css_class(line.mark), line_mark(line.mark));
+      }
+      out += fmt::format("<div class=\"line d{}\">{}{}</div>\n", std::clamp(line.depth, 0, 3), mark,
+                         markup_escape(line.text));
+    }
     if (v.first_failing) out += "<div class=\"first-label\">▲ first failing layer</div>\n";
     out += "</div>\n";
   }

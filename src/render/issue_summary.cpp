@@ -137,9 +137,15 @@ void add_framework(std::vector<std::string>& out, const std::string& name_hint, 
   auto version = field_text(fw, {"version", "__version__"});
   if (version.empty()) return;  // not installed, or not a framework entry
   auto cuda = field_text(fw, {"cuda_build", "built_with_cuda", "cuda_version", "cuda", "build_cuda"});
-  if (cuda.empty() && fw.contains("build") && fw["build"].is_object())
-    cuda = field_text(fw["build"], {"cuda", "cuda_version"});
-  auto text = fmt::format("{} {}{}{}", name, version, cuda.empty() ? "" : " built for CUDA " + cuda,
+  bool cpu_only = false;
+  if (cuda.empty() && fw.contains("build") && fw["build"].is_object()) {
+    cuda = field_text(fw["build"], {"cuda", "cuda_major", "cuda_version"});
+    cpu_only = fact_value(fw["build"].value("cpu_only", Json())) == true;
+  }
+  auto text = fmt::format("{} {}{}{}", name, version,
+                          !cuda.empty() ? " built for CUDA " + cuda
+                          : cpu_only    ? " CPU-only"
+                                        : "",
                           where.empty() ? "" : " (" + where + ")");
   if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "render/text_summary.h"
 
 namespace cudiag {
 
@@ -21,7 +22,7 @@ struct LayerView {
   std::string name;
   std::string status;  // ok | warning | error | unknown (not collected)
   bool first_failing = false;
-  std::vector<std::string> summary;  // the text report's lines for the layer, if any
+  std::vector<SummaryLine> summary;  // the text report's lines for the layer, if any
 };
 
 // host, kernel_driver, …, kernel_test, then container when the report has it.

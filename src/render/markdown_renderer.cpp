@@ -4,6 +4,8 @@
 // to 65536 characters, so each layer's facts are capped.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "render/issue_summary.h"
 #include "render/render.h"
 #include "render/text_escape.h"
@@ -76,7 +78,7 @@ std::string render_details(const Json& report, std::size_t used) {
   for (const auto& name : sections) {
     std::string status = "unknown";
     bool first = false;
-    std::vector<std::string> summary;
+    std::vector<SummaryLine> summary;
     for (const auto& v : views) {
       if (v.name != name) continue;
       status = v.status;
@@ -92,7 +94,11 @@ std::string render_details(const Json& report, std::size_t used) {
       out += "Not collected by this version of cudiag.\n\n</details>\n";
       continue;
     }
-    for (const auto& line : summary) out += "- " + markdown_escape(line) + "\n";
+    for (const auto& line : summary) {
+      out += std::string(2 * static_cast<std::size_t>(std::max(line.depth, 0)), ' ') + "- " +
+             (line.mark.empty() ? "" : std::string(status_mark(line.mark)) + " ") +
+             markdown_escape(line.text) + "\n";
+    }
     if (!summary.empty()) out += "\n";
     bool truncated = false;
     auto facts = layer_facts(report, name, kFactsPerLayer, truncated);

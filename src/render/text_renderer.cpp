@@ -1,8 +1,12 @@
 // The human report: one block per layer in diagnosis order with a mark
-// (✓ ok, ✗ error, ! warning, ? unknown), the facts that matter, then the
-// findings with evidence and remedies. Fits 80 columns; colour only when
-// RenderOptions says so.
+// (✓ ok, ✗ error, ! warning, ? unknown), the facts that matter (a framework
+// or library line may carry its own mark), then the findings with evidence
+// and remedies. Fits 80 columns; colour only when RenderOptions says so.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "core/fact.h"
 #include "render/render.h"
@@ -25,25 +29,46 @@ struct Painter {
   }
 };
 
-// Wraps `text` at `width`, indenting continuation lines by `indent`.
+// Wraps `text` at `width`, indenting continuation lines by `indent`. A word
+// and the number after it ("cuDNN 9.1.0", "CUDA 12.4") stay on one line.
 std::string wrap(std::string_view text, std::size_t indent, std::size_t first_used, std::size_t width) {
+  std::vector<std::string_view> words;
+  for (std::size_t i = 0; i <= text.size();) {
+    auto sp = text.find(' ', i);
+    if (sp == std::string_view::npos) sp = text.size();
+    words.push_back(text.substr(i, sp - i));
+    i = sp + 1;
+  }
+  std::vector<std::string_view> units;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    auto unit = words[w];
+    bool joins = !units.empty() && !unit.empty() && unit[0] >= '0' && unit[0] <= '9';
+    if (joins) {
+      auto prev = units.back();
+      char last = prev.empty() ? ' ' : prev.back();
+      joins = last != ',' && last != ';' && last != ':' && last != '.' && prev != "·" && prev != "→";
+    }
+    if (joins) {
+      // Both views point into `text`: widen the previous one over the space.
+      units.back() = std::string_view(units.back().data(), unit.data() + unit.size() - units.back().data());
+    } else {
+      units.push_back(unit);
+    }
+  }
   std::string out;
   std::size_t col = first_used;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    auto sp = text.find(' ', i);
-    auto word = text.substr(i, sp == std::string_view::npos ? std::string_view::npos : sp - i);
-    if (col > indent && col + 1 + word.size() > width) {
+  bool first = true;
+  for (auto unit : units) {
+    if (!first && col > indent && col + 1 + unit.size() > width) {
       out += "\n" + std::string(indent, ' ');
       col = indent;
-    } else if (col > first_used || (col > indent && !out.empty())) {
+    } else if (!first) {
       out += ' ';
       ++col;
     }
-    out += word;
-    col += word.size();
-    if (sp == std::string_view::npos) break;
-    i = sp + 1;
+    out += unit;
+    col += unit.size();
+    first = false;
   }
   return out;
 }
@@ -71,8 +96,14 @@ std::string render_text(const Json& report, const RenderOptions& options) {
     out += fmt::format("{} {:<14}", mark_for(st, paint), layer.name);
     bool first = true;
     for (const auto& line : layer.lines) {
-      if (!first) out += std::string(16, ' ');
-      out += wrap(line, 18, 16, width) + "\n";
+      // Two columns deeper per level; a line's own mark, then its text.
+      std::size_t col = 16 + 2 * static_cast<std::size_t>(std::max(line.depth, 0));
+      out += std::string(first ? col - 16 : col, ' ');
+      if (!line.mark.empty()) {
+        out += mark_for(line.mark, paint) + " ";
+        col += 2;
+      }
+      out += wrap(line.text, col + 2, col, width) + "\n";
       first = false;
     }
     if (first) out += "not collected\n";

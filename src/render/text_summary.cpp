@@ -159,7 +159,9 @@ std::vector<LayerSummary> layer_summaries(const Json& report) {
   std::vector<LayerSummary> out;
   auto add = [&](const char* name, auto fn) {
     LayerSummary s{name, {}};
-    if (report.contains(name) && report[name].is_object()) s.lines = fn(report);
+    if (report.contains(name) && report[name].is_object()) {
+      for (auto& line : fn(report)) s.lines.push_back({std::move(line), 0, ""});
+    }
     out.push_back(std::move(s));
   };
   add("host", host_lines);
@@ -168,6 +170,10 @@ std::vector<LayerSummary> layer_summaries(const Json& report) {
   add("driver_api", driver_api_lines);
   add("cuda_runtime", runtime_lines);
   add("libraries", library_lines);
+  LayerSummary fw{"frameworks", {}};
+  if (report.contains("frameworks") && report["frameworks"].is_object())
+    fw.lines = framework_summary_lines(report);
+  out.push_back(std::move(fw));
   return out;
 }
 

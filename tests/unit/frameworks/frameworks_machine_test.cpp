@@ -2,6 +2,8 @@
 // completed with ELF files built by tests/unit/frameworks/CMakeLists.txt: the
 // environments found, what each framework records, the loader's choices, and
 // the findings the rules draw from them.
+#include "frameworks_machine.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -20,48 +22,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kVenvSp = "/home/u/venv/lib/python3.11/site-packages";
-const std::string kCondaSp = "/opt/conda/envs/ml/lib/python3.10/site-packages";
-
-fs::path elf(const std::string& name) { return fs::path(CUDIAG_FRAMEWORKS_ELF_DIR) / name; }
+using frameworks_test::elf;
+using frameworks_test::kCondaSp;
+using frameworks_test::kVenvSp;
 
 class FrameworksMachine : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     // One tree per process: ctest runs each test in its own process, in parallel.
     root_ = new fs::path(fs::path(CUDIAG_FRAMEWORKS_WORK_DIR) / ("machine-" + std::to_string(::getpid())));
-    fs::remove_all(*root_);
-    fs::copy(fs::path(CUDIAG_TEST_DIR) / "fixtures/frameworks/machine", *root_,
-             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-    auto place = [](const std::string& from, const std::string& to) {
-      auto dest = *root_ / to.substr(1);
-      fs::create_directories(dest.parent_path());
-      fs::copy_file(elf(from), dest, fs::copy_options::overwrite_existing);
-    };
-    auto link = [](const std::string& target, const std::string& at) {
-      auto dest = *root_ / at.substr(1);
-      fs::create_directories(dest.parent_path());
-      fs::create_symlink(target, dest);
-    };
-    place("libtorch_global_deps.so", kVenvSp + "/torch/lib/libtorch_global_deps.so");
-    if (fs::exists(elf("libtorch_cuda.so")))
-      place("libtorch_cuda.so", kVenvSp + "/torch/lib/libtorch_cuda.so");
-    place("libcudnn.so.9", kVenvSp + "/nvidia/cudnn/lib/libcudnn.so.9");
-    place("libcudart.so.12", kVenvSp + "/nvidia/cuda_runtime/lib/libcudart.so.12");
-    place("libcusparse.so.12", kVenvSp + "/nvidia/cusparse/lib/libcusparse.so.12");
-    place("libnvJitLink.so.12", kVenvSp + "/nvidia/nvjitlink/lib/libnvJitLink.so.12");
-    // An older CUDA toolkit on LD_LIBRARY_PATH and a system NCCL.
-    place("libnvJitLink.so.12", "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12.1.105");
-    link("libnvJitLink.so.12.1.105", "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12");
-    place("libnccl.so.2", "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
-    link("libnccl.so.2.18.3", "/usr/lib/x86_64-linux-gnu/libnccl.so.2");
-    place("libcudart.so.12", "/usr/lib/x86_64-linux-gnu/libcudart.so.12");
-    place("libonnxruntime_providers_cuda.so",
-          kCondaSp + "/onnxruntime/capi/libonnxruntime_providers_cuda.so");
-    fs::create_directories(*root_ / "usr/lib/python3/dist-packages/torch/lib");
-    // A conda environment has a bin/ directory; git keeps no empty directory,
-    // so the copy of the fixture gets it here.
-    fs::create_directories(*root_ / "opt/conda/envs/ml/bin");
+    frameworks_test::build_frameworks_machine(*root_);
   }
   static void TearDownTestSuite() {
     std::error_code ec;
@@ -78,12 +48,7 @@ class FrameworksMachine : public ::testing::Test {
     return probe_frameworks(ctx, pythons);
   }
 
-  static std::map<std::string, std::string> user_env() {
-    return {{"VIRTUAL_ENV", "/home/u/venv"},
-            {"PATH", "/home/u/venv/bin:/usr/bin"},
-            {"HOME", "/home/u"},
-            {"LD_LIBRARY_PATH", "/usr/local/cuda-12.1/lib64"}};
-  }
+  static std::map<std::string, std::string> user_env() { return frameworks_test::user_env(); }
 
   static const Json* env_at(const Json& layer, const std::string& prefix) {
     for (const auto& e : layer["environments"])

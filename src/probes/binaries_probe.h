@@ -18,7 +18,8 @@
 //      "files": [binary_json of the instance's file, then of its components]}]}
 // A cuDNN 9 instance's kernels live in the libcudnn_*.so.<major> beside it
 // (which the shim dlopens through RUNPATH $ORIGIN), so those are its
-// components; every other library is one file.
+// components; every other library is one file. CUDA runtimes are not listed:
+// libcudart carries no device code (CUDA 13.0's holds no fatbin at all).
 #include "core/json.h"
 #include "probes/probe_context.h"
 

@@ -14,22 +14,23 @@ class DriverApiProbe : public LayerProbe {
   explicit DriverApiProbe(const CollectOptions& options) : options_(options) {}
   const char* layer() const override { return "driver_api"; }
 
-  void plan(const ProbeContext& ctx, ChildBatch& batch) override {
+  // cuInit is the longest call of a report: the libcuda the loader picks is
+  // started before anything else, the other copies once they are found.
+  void start_early(const ProbeContext& ctx, ChildBatch& batch) override {
     picked_ = ctx.search.loader_pick("libcuda.so.1").value_or("");
-    // The libcuda the loader picks is started before the (slower) search for
-    // every copy, so cuInit's own start-up runs meanwhile.
-    std::string picked_real;
-    std::size_t picked_ticket = kNoTicket;
     if (auto resolved = picked_.empty() ? ResolveResult{} : ctx.root.resolve(picked_)) {
-      picked_real = *resolved.path;
-      picked_ticket = batch.add("libcuda", {ctx.root.host_path(picked_real)});
+      early_real_ = *resolved.path;
+      early_ticket_ = batch.add("libcuda", {ctx.root.host_path(early_real_)});
     }
+  }
+
+  void plan(const ProbeContext& ctx, ChildBatch& batch) override {
     instances_ = ctx.search.find_all("libcuda.so");
     for (const auto& inst : instances_) {
       if (!inst.error.empty()) {
         tickets_.push_back(kNoTicket);
-      } else if (inst.real_path == picked_real && picked_ticket != kNoTicket) {
-        tickets_.push_back(std::exchange(picked_ticket, kNoTicket));
+      } else if (inst.real_path == early_real_ && early_ticket_ != kNoTicket) {
+        tickets_.push_back(std::exchange(early_ticket_, kNoTicket));
       } else {
         tickets_.push_back(batch.add("libcuda", {ctx.root.host_path(inst.real_path)}));
       }
@@ -128,6 +129,8 @@ class DriverApiProbe : public LayerProbe {
   std::vector<LibraryInstance> instances_;
   std::vector<std::size_t> tickets_;
   std::string picked_;
+  std::string early_real_;  // the loader's pick, resolved, started early
+  std::size_t early_ticket_ = kNoTicket;
 };
 
 }  // namespace

@@ -18,6 +18,10 @@ class LayerProbe {
  public:
   virtual ~LayerProbe() = default;
   virtual const char* layer() const = 0;
+  // Before any layer searches the disk: start the child whose answer the
+  // report waits for longest (the loader's libcuda and NVML), from what the
+  // loader alone says. Most layers have none.
+  virtual void start_early(const ProbeContext&, ChildBatch&) {}
   virtual void plan(const ProbeContext& ctx, ChildBatch& batch) = 0;
   // File reading this layer needs; runs while the children run.
   virtual void read_files(const ProbeContext&) {}

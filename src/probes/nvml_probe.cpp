@@ -12,15 +12,18 @@ class NvmlProbe : public LayerProbe {
   explicit NvmlProbe(const CollectOptions& options) : options_(options) {}
   const char* layer() const override { return "nvml"; }
 
-  void plan(const ProbeContext& ctx, ChildBatch& batch) override {
+  // Started before any search for every copy, so nvmlInit runs meanwhile; a
+  // picked file is always among the copies.
+  void start_early(const ProbeContext& ctx, ChildBatch& batch) override {
     picked_ = ctx.search.loader_pick("libnvidia-ml.so.1").value_or("");
     if (!picked_.empty()) {
       auto resolved = ctx.root.resolve(picked_);
       picked_ = resolved.path.value_or(picked_);
-      // Started before the (slower) search for every copy, so NVML's own
-      // start-up runs meanwhile; a picked file is always among the copies.
       if (resolved) ticket_ = batch.add("nvml", {ctx.root.host_path_followed(picked_)});
     }
+  }
+
+  void plan(const ProbeContext& ctx, ChildBatch&) override {
     instances_ = ctx.search.find_all("libnvidia-ml.so");
     for (std::size_t i = 0; i < instances_.size(); ++i) {
       if (instances_[i].real_path == picked_ && instances_[i].error.empty()) picked_index_ = i;

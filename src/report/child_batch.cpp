@@ -16,6 +16,8 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
   group_.add(spec, timeout_);
   specs_.push_back(std::move(spec));
   labels_.push_back(label);
+  started_ms_.push_back(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created_).count());
   return specs_.size() - 1;
 }
 
@@ -50,6 +52,7 @@ Json ChildBatch::timings() const {
     Json e = Json::object();
     e["child"] = labels_[i];
     e["ms"] = elapsed_[i];
+    e["started_ms"] = started_ms_[i];
     t.push_back(e);
   }
   return t;

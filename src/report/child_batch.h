@@ -28,6 +28,8 @@ class ChildBatch {
   std::vector<std::string> labels_;
   std::vector<Json> results_;
   std::vector<double> elapsed_;
+  std::vector<double> started_ms_;  // when each was spawned, after the batch was made
+  std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   ChildGroup group_;
   std::chrono::milliseconds timeout_{0};
 };

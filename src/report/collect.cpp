@@ -54,6 +54,9 @@ Json collect_report(const CollectOptions& options) {
   layers.push_back(make_cuda_runtime_probe(options));
   layers.push_back(make_libraries_probe(options));
   ChildBatch batch(ctx.self_exe, options.child_timeout);
+  // The driver API's cuInit first (the longest call), then NVML; then the searches.
+  layers[1]->start_early(ctx, batch);
+  layers[0]->start_early(ctx, batch);
   for (auto& l : layers) l->plan(ctx, batch);
 
   Json report = new_report();

@@ -21,15 +21,17 @@ std::string so_prefix(const std::string& soname) {
   return pos == std::string::npos ? soname : soname.substr(0, pos + 3);
 }
 
-// The wheel stem that ships each library in CUDA 13's shared nvidia/cu13/lib.
+// The answer-cache entry of a shared object's dynamic section and fatbin targets.
+constexpr const char* kFatbinAnswer = "fatbin architectures";
+
+}  // namespace
+
 std::string wheel_component_for(const std::string& library) {
   if (library == "cudart") return "cuda-runtime";
   if (library == "nvrtc") return "cuda-nvrtc";
   if (library == "cupti") return "cuda-cupti";
   return library;
 }
-
-}  // namespace
 
 Json dist_json(const InstalledDist& d) {
   Json j = Json::object();
@@ -63,7 +65,7 @@ std::string local_version_tag(const std::string& version) {
   return plus == std::string::npos ? "" : version.substr(plus + 1);
 }
 
-Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures) {
+Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures, bool remember) {
   Json j = Json::object();
   j["path"] = path;
   auto real = ctx.root.resolve(path);
@@ -79,8 +81,20 @@ Json binary_json(const ProbeContext& ctx, const std::string& path, bool architec
     j["runpath"] = string_array(obj.runpath);
     return j;
   }
-  // Headers only: a 1 GB libtorch_cuda.so costs a walk over its fatbin entry headers.
-  auto r = inspect::inspect_file(ctx.root.host_path(*real.path));
+  // Headers only, yet a 1 GB libtorch_cuda.so costs a walk over ~3000 fatbin
+  // entry headers (~10 ms warm, a page fault each): what an unchanged file
+  // said is remembered per file identity (core/answer_cache.h).
+  auto host = ctx.root.host_path(*real.path);
+  if (remember && ctx.answers) {
+    if (auto known = ctx.answers->find(kFatbinAnswer, host)) {
+      for (const char* key : {"needed", "rpath", "runpath", "architectures"}) {
+        if (known->contains(key)) j[key] = (*known)[key];
+      }
+      if (j.contains("architectures")) j["architectures"]["source"] = "fatbin headers of " + path;
+      return j;
+    }
+  }
+  auto r = inspect::inspect_file(host);
   if (!r.error.empty()) j["error"] = r.error;
   j["needed"] = string_array(r.needed);
   j["rpath"] = string_array(r.rpath);
@@ -108,6 +122,7 @@ Json binary_json(const ProbeContext& ctx, const std::string& path, bool architec
   archs["ptx"] = ptx;
   archs["source"] = "fatbin headers of " + path;
   j["architectures"] = archs;
+  if (remember && r.error.empty() && ctx.answers) ctx.answers->remember(kFatbinAnswer, host, j);
   return j;
 }
 
@@ -117,6 +132,12 @@ LoaderEmulation make_loader(const ProbeContext& ctx) {
 
 Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader) {
   Json a = Json::array();
+  // Each wheel's library directory with its symlinks followed, once.
+  std::vector<std::string> wheel_dirs;
+  for (const auto& w : env.nvidia_wheels) {
+    auto wdir = w.lib_dir.empty() ? ResolveResult{} : ctx.root.resolve(w.lib_dir);
+    wheel_dirs.push_back(wdir ? *wdir.path : "");
+  }
   for (const auto& r : loader.resolved()) {
     Json j = Json::object();
     j["soname"] = r.soname;
@@ -134,10 +155,9 @@ Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const Loader
     Json version = nullptr;
     std::string version_source;
     auto dir = dir_name(r.real_path);
-    for (const auto& w : env.nvidia_wheels) {
-      if (w.lib_dir.empty()) continue;
-      auto wdir = ctx.root.resolve(w.lib_dir);
-      if (!wdir || *wdir.path != dir) continue;
+    for (std::size_t i = 0; i < env.nvidia_wheels.size(); ++i) {
+      const auto& w = env.nvidia_wheels[i];
+      if (wheel_dirs[i].empty() || wheel_dirs[i] != dir) continue;
       // nvidia/cu13/lib is shared by several wheels: the library names its wheel.
       if (base_name(dir_name(dir)) == "cu13" && w.component != wheel_component_for(r.library)) continue;
       version = w.version;

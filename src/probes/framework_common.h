@@ -14,11 +14,15 @@ namespace cudiag {
 Json dist_json(const InstalledDist& d);
 // Requires-Dist entries naming CUDA wheels (nvidia-*, cuda-*, jax-cuda*, cupy-cuda*).
 Json cuda_requirements_json(const Distribution& d);
+// The nvidia-* wheel component that ships a library ("cudart" -> "cuda-runtime",
+// "cupti" -> "cuda-cupti"; also the stem in CUDA 13's shared nvidia/cu13/lib).
+std::string wheel_component_for(const std::string& library);
 // "2.4.0+cu124" -> "cu124"; "" without a local tag.
 std::string local_version_tag(const std::string& version);
 // A shared object's DT_NEEDED/RPATH/RUNPATH and, with `architectures`, the
 // SASS and PTX targets of its fatbins (headers only, see inspect/inspect.h).
-Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures);
+// With `remember`, the answer for an unchanged file comes from ctx.answers.
+Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures, bool remember = false);
 // The loader's choices, each with the version of the file it picks: the
 // nvidia-* wheel's version when the file is in a wheel, else its file name's.
 Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader);

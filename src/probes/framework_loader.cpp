@@ -113,11 +113,19 @@ void LoaderEmulation::resolve_needed(const DynamicObject& object, std::vector<co
 }
 
 std::string LoaderEmulation::search_dirs(const std::vector<std::string>& dirs, const DynamicObject& owner,
-                                         const std::string& soname) const {
+                                         const std::string& soname, bool listed) const {
   for (const auto& d : dirs) {
     auto dir = expand_origin(d, dir_name(owner.path));
     if (dir.empty()) continue;
-    auto path = join_path(normalize_path(dir), soname);
+    dir = normalize_path(dir);
+    if (listed) {
+      // One listing per directory instead of a failed lookup per soname: a
+      // torch RPATH names 15 small wheel directories, each asked for a dozen sonames.
+      auto it = listings_.find(dir);
+      if (it == listings_.end()) it = listings_.emplace(dir, root_.list_dir(dir)).first;
+      if (!std::binary_search(it->second.begin(), it->second.end(), soname)) continue;
+    }
+    auto path = join_path(dir, soname);
     if (root_.is_regular_file(path)) return path;
   }
   return "";
@@ -143,7 +151,7 @@ void LoaderEmulation::resolve_one(const DynamicObject& requester,
       const auto* obj = *it;
       if (!obj->runpath.empty()) continue;
       for (const auto& d : obj->rpath) {
-        auto p = search_dirs({d}, *obj, soname);
+        auto p = search_dirs({d}, *obj, soname, true);
         if (!p.empty()) {
           found(p, "RPATH " + d + (obj == &requester ? "" : " of " + obj->path));
           break;
@@ -152,12 +160,12 @@ void LoaderEmulation::resolve_one(const DynamicObject& requester,
     }
   }
   if (r.path.empty()) {
-    auto p = search_dirs(ld_library_path_, requester, soname);
+    auto p = search_dirs(ld_library_path_, requester, soname, false);
     if (!p.empty()) found(p, "LD_LIBRARY_PATH");
   }
   if (r.path.empty()) {
     for (const auto& d : requester.runpath) {
-      auto p = search_dirs({d}, requester, soname);
+      auto p = search_dirs({d}, requester, soname, true);
       if (!p.empty()) {
         found(p, "RUNPATH " + d);
         break;
@@ -174,7 +182,7 @@ void LoaderEmulation::resolve_one(const DynamicObject& requester,
   }
   if (r.path.empty()) {
     std::vector<std::string> defaults(kDefaultDirs.begin(), kDefaultDirs.end());
-    auto p = search_dirs(defaults, requester, soname);
+    auto p = search_dirs(defaults, requester, soname, false);
     if (!p.empty()) found(p, "default path");
   }
   if (!r.path.empty()) {

@@ -8,6 +8,7 @@
 // directories. A soname already loaded in the process is reused whatever the
 // path. $ORIGIN expands to the directory of the object that asks.
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,10 @@ class LoaderEmulation {
   void resolve_needed(const DynamicObject& object, std::vector<const DynamicObject*>& chain, int depth);
   void resolve_one(const DynamicObject& requester, const std::vector<const DynamicObject*>& chain,
                    const std::string& soname, const std::string& how, int depth);
+  // `listed`: look the soname up in each directory's listing (RPATH and
+  // RUNPATH: small wheel directories) rather than stat it (system directories).
   std::string search_dirs(const std::vector<std::string>& dirs, const DynamicObject& owner,
-                          const std::string& soname) const;
+                          const std::string& soname, bool listed) const;
 
   const FsRoot& root_;
   const LibrarySearch& search_;
@@ -69,6 +72,8 @@ class LoaderEmulation {
   std::vector<ResolvedLibrary> resolved_;
   std::vector<std::string> loaded_sonames_;
   std::deque<DynamicObject> objects_;  // every object read; a deque so chains can point into it
+  // Directory (normalized machine path) -> its sorted entries, listed once.
+  mutable std::map<std::string, std::vector<std::string>> listings_;
 };
 
 }  // namespace cudiag

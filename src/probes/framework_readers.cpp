@@ -130,13 +130,14 @@ Json read_torch(const ProbeContext& ctx, const EnvContents& env) {
   auto loader = make_loader(ctx);
   // torch/__init__.py loads libtorch_global_deps.so first (RTLD_GLOBAL); its
   // RPATH names the nvidia wheel directories, so what it pulls in is what
-  // libtorch_cuda.so later finds already loaded.
-  for (const char* name : {"libtorch_global_deps.so", "libtorch_cuda.so", "libtorch_cuda_cu.so",
-                           "libtorch_cuda_cpp.so", "libc10_cuda.so"}) {
+  // libtorch_cuda.so later finds already loaded. libtorch_cpu.so, loaded with
+  // torch._C, needs CUPTI (the profiler) in CUDA builds.
+  for (const char* name : {"libtorch_global_deps.so", "libtorch_cpu.so", "libtorch_cuda.so",
+                           "libtorch_cuda_cu.so", "libtorch_cuda_cpp.so", "libc10_cuda.so"}) {
     auto path = join_path(lib, name);
     if (!ctx.root.is_regular_file(path)) continue;
     bool archs = std::string_view(name).starts_with("libtorch_cuda");
-    binaries.push_back(binary_json(ctx, path, archs));
+    binaries.push_back(binary_json(ctx, path, archs, archs));
     loader.load(read_dynamic_object(ctx.root, path));
   }
   j["binaries"] = binaries;
@@ -224,8 +225,10 @@ Json read_jax(const ProbeContext& ctx, const EnvContents& env) {
   build["cuda_major"] =
       fact(cuda_major ? Json(cuda_major) : Json(nullptr), "jax-cuda*-plugin distribution name");
   j["build"] = build;
-  // jax_plugins/cuda/__init__.py preloads each library from its nvidia wheel
-  // when importable, else the plugin's dlopen falls back to the loader's search.
+  // jax_plugins/xla_cudaNN/__init__.py (_load_nvidia_libraries) preloads
+  // these from their nvidia wheels when installed; the plugin itself dlopens
+  // the essential ones (`true`) at start-up through the loader's search, and
+  // falls back to the CPU when one is missing.
   auto loader = make_loader(ctx);
   if (cuda_major > 0) {
     auto plugin = join_path(jaxlib->site_packages,
@@ -234,23 +237,36 @@ Json read_jax(const ProbeContext& ctx, const EnvContents& env) {
     caller.path = plugin;
     if (ctx.root.is_regular_file(plugin)) caller = read_dynamic_object(ctx.root, plugin);
     auto sm = std::to_string(cuda_major);
-    for (const std::string& soname : std::vector<std::string>{"libcudart.so." + sm, "libcublas.so." + sm,
-                                                              "libcudnn.so.9", "libnccl.so.2"}) {
-      auto lib = cuda_library_of(soname);
-      std::string comp = lib == "cudart" ? "cuda-runtime" : lib;
+    bool cu12 = cuda_major < 13;
+    const std::vector<std::pair<std::string, bool>> preloads = {
+        {"libcudart.so." + sm, true},
+        {"libnvrtc.so." + sm, false},
+        {"libcublas.so." + sm, true},
+        {"libcublasLt.so." + sm, false},
+        {"libnccl.so.2", true},
+        {"libcupti.so." + sm, false},
+        {"libcusparse.so.12", false},
+        {cu12 ? "libcusolver.so.11" : "libcusolver.so.12", false},
+        {cu12 ? "libcufft.so.11" : "libcufft.so.12", false},
+        {"libnvshmem_host.so.3", false},
+        {"libcudnn.so.9", true}};
+    for (const auto& [soname, essential] : preloads) {
+      auto comp = wheel_component_for(cuda_library_of(soname));
       // The preload is a dlopen by path, and a soname loaded that way
       // satisfies every later request: modelled as a dlopen from a caller
       // whose RPATH is the wheel's directory.
       DynamicObject from = caller;
+      bool from_wheel = false;
       for (const auto& w : env.nvidia_wheels) {
         if (w.component == comp && w.cuda_major == cuda_major && !w.lib_dir.empty() &&
             ctx.root.is_regular_file(join_path(w.lib_dir, soname))) {
           from.rpath = {w.lib_dir};
           from.runpath.clear();
+          from_wheel = true;
           break;
         }
       }
-      loader.dlopen_from(from, soname);
+      if (essential || from_wheel) loader.dlopen_from(from, soname);
     }
   }
   j["loads"] = resolved_json(ctx, env, loader);

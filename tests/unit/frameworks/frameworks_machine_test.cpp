@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/answer_cache.h"
 #include "core/errors.h"
 #include "core/fact.h"
 #include "kb/knowledge_base.h"
@@ -155,6 +156,44 @@ TEST_F(FrameworksMachine, TorchArchitecturesFromFatbinHeaders) {
   EXPECT_EQ((*archs)["sass"], Json::array({"sm_75", "sm_80", "sm_86"}));
   ASSERT_EQ((*archs)["ptx"].size(), 1u);
   EXPECT_EQ((*archs)["ptx"][0]["arch"], "compute_86");
+}
+
+// A 1 GB libtorch_cuda.so costs ~10 ms of fatbin headers: what an unchanged
+// file said comes from the answer cache, and a changed file is read again.
+TEST_F(FrameworksMachine, ArchitecturesAreRememberedPerFileIdentity) {
+  if (!fs::exists(elf("libtorch_cuda.so"))) GTEST_SKIP() << "nvcc was not found at build time";
+  auto cache_dir = *root_ / "answer-cache";
+  auto probe_with = [&](AnswerCache& answers) {
+    FsRoot root(root_->string());
+    auto env = Environment::from_map(user_env());
+    LibrarySearch search(root, env);
+    ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), "", &answers};
+    auto layer = probe_frameworks(ctx, {});
+    answers.save();
+    return (*framework(*env_at(layer, "/home/u/venv"), "torch"))["binaries"];
+  };
+  AnswerCache first(cache_dir.string());
+  auto read = probe_with(first);
+  EXPECT_EQ(first.status()["hits"], 0);
+  EXPECT_GE(first.status()["misses"], 1);
+  AnswerCache second(cache_dir.string());
+  auto remembered = probe_with(second);
+  EXPECT_GE(second.status()["hits"], 1);
+  EXPECT_EQ(remembered, read);
+  // Rewriting the file (new mtime/ctime) makes it a different file.
+  auto lib = *root_ / kVenvSp.substr(1) / "torch/lib/libtorch_cuda.so";
+  fs::copy_file(elf("libtorch_global_deps.so"), lib, fs::copy_options::overwrite_existing);
+  AnswerCache third(cache_dir.string());
+  auto changed = probe_with(third);
+  EXPECT_EQ(third.status()["hits"], 0);
+  bool has_archs = false;
+  for (const auto& b : changed) has_archs = has_archs || b.contains("architectures");
+  EXPECT_TRUE(has_archs);  // read again: a plain ELF now, with no device code
+  for (const auto& b : changed) {
+    if (!b.contains("architectures")) continue;
+    EXPECT_TRUE(b["architectures"]["sass"].empty()) << b.dump();
+  }
+  fs::copy_file(elf("libtorch_cuda.so"), lib, fs::copy_options::overwrite_existing);
 }
 
 TEST_F(FrameworksMachine, OtherFrameworks) {

@@ -29,8 +29,8 @@ struct TestArgs {
   std::uint64_t seed = 0;
 };
 
-// The knowledge base is parsed only when a step failed and needs its error
-// named: a healthy run does not pay for it.
+// The knowledge base names a failed step's error; it is parsed while the
+// children run, so a failing run does not wait for it after them.
 kernel_test::ErrorLookup kb_errors(const GlobalOptions& global) {
   return [&global](std::string_view api, long code) -> std::optional<kernel_test::ErrorText> {
     const auto* e = kb::active_kb(global).error(api, code);
@@ -62,7 +62,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
           "directory");
     }
     auto env = Environment::read(root);
-    auto plan = kernel_test::plan_from_machine(root, env);
+    auto plan = kernel_test::plan_from_machine(root, env, !args->no_nvrtc, !args->no_frameworks);
     if (!args->libcuda.empty()) plan.libcuda = args->libcuda;
     if (!args->nvrtc.empty()) plan.nvrtc = args->nvrtc;
     plan.pythons.insert(plan.pythons.end(), args->pythons.begin(), args->pythons.end());
@@ -78,6 +78,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       options.cuda_visible_devices = *v;
       options.cuda_visible_devices_set = true;
     }
+    options.while_children_run = [&global] { kb::active_kb(global); };
     auto section = kernel_test::run_kernel_test(plan, options, kb_errors(global));
 
     std::string text;

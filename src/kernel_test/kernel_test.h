@@ -5,6 +5,7 @@
 // Python framework's smallest real operation, each in a child process with a
 // deadline. The result is the report's `kernel_test` section.
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -33,8 +34,10 @@ struct Plan {
 };
 
 // What this machine offers: the loader's libcuda.so.1, every non-stub
-// libnvrtc, python3 on PATH.
-Plan plan_from_machine(const FsRoot& root, const Environment& env);
+// libnvrtc, python3 on PATH. Only what is enabled is looked for: the search
+// for every libnvrtc lists every library directory, and it runs before the
+// first child starts.
+Plan plan_from_machine(const FsRoot& root, const Environment& env, bool nvrtc = true, bool frameworks = true);
 // The same from a collected report (driver_api.picked, libraries.nvrtc, the
 // interpreters of frameworks.environments) plus python3 on PATH.
 Plan plan_from_report(const Json& report, const Environment& env);
@@ -46,6 +49,9 @@ struct RunOptions {
   std::uint64_t seed = 0;            // 0: a random one
   std::string cuda_visible_devices;  // reported as given; the children inherit it
   bool cuda_visible_devices_set = false;
+  // The caller's own work that can run while the children do (the knowledge
+  // base a failed step's error is named from).
+  std::function<void()> while_children_run;
 };
 
 Json run_kernel_test(const Plan& plan, const RunOptions& options, const ErrorLookup& errors);

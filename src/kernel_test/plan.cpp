@@ -24,16 +24,18 @@ std::vector<std::string> pythons_on_path(const FsRoot& root, const Environment& 
 
 }  // namespace
 
-Plan plan_from_machine(const FsRoot& root, const Environment& env) {
+Plan plan_from_machine(const FsRoot& root, const Environment& env, bool nvrtc, bool frameworks) {
   Plan plan;
+  plan.nvrtc_enabled = nvrtc;
+  plan.frameworks_enabled = frameworks;
   LibrarySearch search(root, env);
   if (auto pick = search.loader_pick("libcuda.so.1")) plan.libcuda = root.host_path(*pick);
   std::set<std::string> seen;
-  for (const auto& inst : search.find_all("libnvrtc.so")) {
+  for (const auto& inst : nvrtc ? search.find_all("libnvrtc.so") : std::vector<LibraryInstance>{}) {
     if (inst.is_stub || !inst.error.empty()) continue;
     if (seen.insert(inst.real_path).second) plan.nvrtc.push_back(root.host_path(inst.real_path));
   }
-  plan.pythons = pythons_on_path(root, env);
+  if (frameworks) plan.pythons = pythons_on_path(root, env);
   return plan;
 }
 

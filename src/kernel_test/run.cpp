@@ -274,6 +274,7 @@ Json run_kernel_test(const Plan& plan, const RunOptions& given, const ErrorLooku
   ChildGroup framework_group;
   native_group.start(native, options.timeout);
   framework_group.start(frameworks, options.framework_timeout);
+  if (options.while_children_run) options.while_children_run();
   auto native_out = native_group.wait();
 
   Json section = Json::object();

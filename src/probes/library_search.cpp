@@ -36,6 +36,17 @@ LibrarySearch::LibrarySearch(const FsRoot& root, const Environment& env) : root_
     cache_error_ = cache_bytes.error;
   }
   ld_library_path_ = env_.list("LD_LIBRARY_PATH");
+}
+
+// The directories are worked out on first use: loader_pick() needs only the
+// cache and LD_LIBRARY_PATH, and the report starts its libcuda child from it
+// before anything lists a directory.
+void LibrarySearch::ensure_dirs() const {
+  if (!dirs_found_) const_cast<LibrarySearch*>(this)->find_dirs();
+}
+
+void LibrarySearch::find_dirs() {
+  dirs_found_ = true;
   for (const auto& dir : ld_library_path_) add_dir(normalize_path(dir), "LD_LIBRARY_PATH");
   std::set<std::string> cache_dirs;
   for (const auto& e : cache_.entries) {
@@ -133,6 +144,7 @@ void LibrarySearch::find_site_packages() {
 }
 
 std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) const {
+  ensure_dirs();
   std::vector<LibraryInstance> found;
   auto record = [&](const std::string& path, const std::string& via) {
     LibraryInstance inst;

@@ -49,11 +49,22 @@ class LibrarySearch {
 
   const LdCache& ld_cache() const { return cache_; }
   const std::string& ld_cache_error() const { return cache_error_; }
-  const std::vector<SearchDir>& dirs() const { return dirs_; }
-  const std::vector<PythonSitePackages>& site_packages() const { return site_packages_; }
-  const std::vector<std::string>& toolkit_roots() const { return toolkit_roots_; }
+  const std::vector<SearchDir>& dirs() const {
+    ensure_dirs();
+    return dirs_;
+  }
+  const std::vector<PythonSitePackages>& site_packages() const {
+    ensure_dirs();
+    return site_packages_;
+  }
+  const std::vector<std::string>& toolkit_roots() const {
+    ensure_dirs();
+    return toolkit_roots_;
+  }
 
  private:
+  void ensure_dirs() const;
+  void find_dirs();
   void add_dir(const std::string& path, const std::string& via);
   void add_toolkit(const std::string& root, const std::string& via);
   void find_site_packages();
@@ -66,6 +77,7 @@ class LibrarySearch {
   const Environment& env_;
   LdCache cache_;
   std::string cache_error_;
+  bool dirs_found_ = false;
   std::vector<SearchDir> dirs_;
   std::vector<PythonSitePackages> site_packages_;
   std::vector<std::string> toolkit_roots_;

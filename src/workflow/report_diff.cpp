@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "core/version.h"
 #include "rules/finding.h"
 #include "workflow/stack.h"
+#include "workflow/version_spec.h"
 
 namespace cudiag::workflow {
 
@@ -105,26 +105,6 @@ std::map<std::string, FindingKey> findings_of(const Json& report) {
     out[x.value("id", "")] = {x.value("layer", ""), sev, x.value("message", "")};
   }
   return out;
-}
-
-bool prefix_of(const std::string& shorter, const std::string& longer) {
-  auto x = Version::parse(shorter), y = Version::parse(longer);
-  if (!x || !y || x->parts().size() > y->parts().size()) return false;
-  for (std::size_t i = 0; i < x->parts().size(); ++i) {
-    if (x->part(i) != y->part(i)) return false;
-  }
-  return true;
-}
-
-bool same_but_less_precise(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  if (a.size() != b.size() || a.empty()) return false;
-  auto covered = [](const std::vector<std::string>& from, const std::vector<std::string>& to) {
-    return std::all_of(from.begin(), from.end(), [&](const std::string& x) {
-      return std::any_of(to.begin(), to.end(),
-                         [&](const std::string& y) { return prefix_of(x, y) || prefix_of(y, x); });
-    });
-  };
-  return covered(a, b) && covered(b, a);
 }
 
 void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out,

@@ -12,6 +12,16 @@ namespace cudiag::workflow {
 
 namespace {
 
+// Why an "unconfirmed" value is not drift, for the JSON items and (wrapped) under the text listing.
+constexpr const char* kLessPreciseNote =
+    "read with fewer version components than the lock pins (a file name's version, as with "
+    "--no-library-calls or when the library's own call failed), agreeing on those it has: not drift, "
+    "but not confirmed; collect with library calls to confirm";
+constexpr const char* kLessPreciseText =
+    "Read less precisely: fewer version components than the lock pins (a file name's version, as with\n"
+    "--no-library-calls or when the library's own call failed), agreeing on those it has. Not drift,\n"
+    "but not confirmed: collect with library calls to confirm.\n";
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -30,23 +40,25 @@ std::string expected_text(const LockEntry& e) {
   return joined(parts);
 }
 
-bool value_matches(const LockEntry& e, std::size_t i, const std::string& actual) {
-  if (e.kind == ValueKind::kVersion) return e.specs[i].matches(actual);
+// `less_precise`: an actual value that is the pinned one read with fewer components counts too.
+bool value_matches(const LockEntry& e, std::size_t i, const std::string& actual, bool less_precise) {
+  if (e.kind == ValueKind::kVersion)
+    return e.specs[i].matches(actual) || (less_precise && e.specs[i].matches_less_precisely(actual));
   return lower(e.texts[i]) == lower(actual);
 }
 
 // Every actual value satisfies some pinned value and every pinned value is
 // satisfied by some actual one: a second cuDNN appearing is drift, and so is one going away.
-bool matches(const LockEntry& e, const std::vector<std::string>& actual) {
+bool matches(const LockEntry& e, const std::vector<std::string>& actual, bool less_precise) {
   std::size_t n = e.kind == ValueKind::kVersion ? e.specs.size() : e.texts.size();
+  auto satisfied = [&](std::size_t i, const std::string& a) { return value_matches(e, i, a, less_precise); };
   for (const auto& a : actual) {
     bool any = false;
-    for (std::size_t i = 0; i < n && !any; ++i) any = value_matches(e, i, a);
+    for (std::size_t i = 0; i < n && !any; ++i) any = satisfied(i, a);
     if (!any) return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (std::none_of(actual.begin(), actual.end(),
-                     [&](const std::string& a) { return value_matches(e, i, a); }))
+    if (std::none_of(actual.begin(), actual.end(), [&](const std::string& a) { return satisfied(i, a); }))
       return false;
   }
   return true;
@@ -64,6 +76,8 @@ const char* drift_status_name(DriftStatus s) {
   switch (s) {
     case DriftStatus::kOk:
       return "ok";
+    case DriftStatus::kUnconfirmed:
+      return "unconfirmed";
     case DriftStatus::kDrifted:
       return "drifted";
     case DriftStatus::kMissing:
@@ -85,8 +99,10 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
     std::vector<std::string> actual = v ? v->values : std::vector<std::string>{};
     item.actual = joined(actual);
     bool pinned_none = e.specs.empty() && e.texts.empty();
-    if (matches(e, actual)) {
+    if (matches(e, actual, false)) {
       item.status = DriftStatus::kOk;
+    } else if (matches(e, actual, true)) {
+      item.status = DriftStatus::kUnconfirmed;
     } else if (actual.empty()) {
       item.status = DriftStatus::kMissing;
     } else {
@@ -100,15 +116,22 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
       DriftItem item{"cuda_runtime", "cuda_runtime.instances", lr.spec.text(), "", DriftStatus::kOk, lr.path,
                      false};
       bool found = false;
-      for (std::size_t i = 0; i < stack.runtimes.size(); ++i) {
-        const auto& rt = stack.runtimes[i];
-        if (!lr.path.empty() && rt.path != lr.path) continue;
-        if (lr.path.empty() && !lr.spec.matches(rt.version)) continue;
-        found = true;
-        accounted[i] = true;
-        item.actual = rt.version.empty() ? "unknown version" : rt.version;
-        item.status = lr.spec.matches(rt.version) ? DriftStatus::kOk : DriftStatus::kDrifted;
-        break;
+      // A runtime named by version alone: one of that version first, then one read less precisely.
+      for (bool less_precise : {false, true}) {
+        for (std::size_t i = 0; i < stack.runtimes.size() && !found; ++i) {
+          const auto& rt = stack.runtimes[i];
+          if (!lr.path.empty() && rt.path != lr.path) continue;
+          if (lr.path.empty() && !lr.spec.matches(rt.version) &&
+              !(less_precise && lr.spec.matches_less_precisely(rt.version)))
+            continue;
+          found = true;
+          accounted[i] = true;
+          item.actual = rt.version.empty() ? "unknown version" : rt.version;
+          item.status = lr.spec.matches(rt.version)                  ? DriftStatus::kOk
+                        : lr.spec.matches_less_precisely(rt.version) ? DriftStatus::kUnconfirmed
+                                                                     : DriftStatus::kDrifted;
+        }
+        if (found) break;
       }
       if (!found) {
         item.status = DriftStatus::kMissing;
@@ -133,7 +156,10 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
 
   const Json& status = fact_at(report, "layer_status");
   for (auto& item : r.items) {
-    if (item.status != DriftStatus::kOk) r.drifted = true;
+    if (item.status == DriftStatus::kUnconfirmed)
+      ++r.unconfirmed;
+    else if (item.status != DriftStatus::kOk)
+      r.drifted = true;
     item.layer_has_error = status.is_object() && status.value(item.layer, "") == "error";
   }
   const Json& findings = fact_at(report, "findings");
@@ -150,12 +176,17 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
 
 std::string render_verify_text(const VerifyResult& r, const std::string& lock_name) {
   std::string out;
-  std::size_t drifted = std::count_if(r.items.begin(), r.items.end(),
-                                      [](const DriftItem& i) { return i.status != DriftStatus::kOk; });
+  std::size_t drifted = std::count_if(r.items.begin(), r.items.end(), [](const DriftItem& i) {
+    return i.status != DriftStatus::kOk && i.status != DriftStatus::kUnconfirmed;
+  });
+  std::string less_precise =
+      r.unconfirmed == 0 ? "" : fmt::format("; {} read less precisely, not confirmed", r.unconfirmed);
   if (!r.drifted) {
-    out += fmt::format("{}: the stack matches ({} pinned values)\n", lock_name, r.items.size());
+    out +=
+        fmt::format("{}: the stack matches ({} pinned values{})\n", lock_name, r.items.size(), less_precise);
   } else {
-    out += fmt::format("{}: {} of {} pinned values drifted\n", lock_name, drifted, r.items.size());
+    out += fmt::format("{}: {} of {} pinned values drifted{}\n", lock_name, drifted, r.items.size(),
+                       less_precise);
   }
   std::string layer;
   for (const auto& i : r.items) {
@@ -166,6 +197,10 @@ std::string render_verify_text(const VerifyResult& r, const std::string& lock_na
     }
     std::string where = i.detail.empty() ? "" : fmt::format(" at {}", i.detail);
     switch (i.status) {
+      case DriftStatus::kUnconfirmed:
+        out += fmt::format("  {}{}: {} -> {} (read less precisely: consistent, not confirmed)\n", i.key,
+                           where, i.expected, i.actual);
+        break;
       case DriftStatus::kDrifted:
         out += fmt::format("  {}{}: {} -> {}\n", i.key, where, i.expected, i.actual);
         break;
@@ -179,7 +214,11 @@ std::string render_verify_text(const VerifyResult& r, const std::string& lock_na
         break;
     }
   }
-  if (r.drifted) out += "\n";
+  if (r.unconfirmed > 0) {
+    out += "\n" + std::string(kLessPreciseText) + "\n";
+  } else if (r.drifted) {
+    out += "\n";
+  }
   if (r.compatible) {
     out += r.drifted ? "Verdict: drifted but compatible — no error finding on the stack as it is now.\n"
                      : "Verdict: matches, and no error finding.\n";
@@ -200,13 +239,19 @@ Json verify_to_json(const VerifyResult& r, const std::string& lock_name) {
               {"expected", i.expected},
               {"actual", i.actual.empty() ? Json(nullptr) : Json(i.actual)}};
     if (!i.detail.empty()) j["path"] = i.detail;
+    if (i.status == DriftStatus::kUnconfirmed) j["note"] = kLessPreciseNote;
     j["layer_has_error"] = i.layer_has_error;
     items.push_back(j);
   }
   std::string verdict = !r.drifted ? (r.compatible ? "matches" : "matches_with_errors")
                                    : (r.compatible ? "drifted_compatible" : "drifted_broken");
-  return {{"lock", lock_name},          {"verdict", verdict}, {"drifted", r.drifted},
-          {"compatible", r.compatible}, {"items", items},     {"error_findings", r.error_findings}};
+  return {{"lock", lock_name},
+          {"verdict", verdict},
+          {"drifted", r.drifted},
+          {"compatible", r.compatible},
+          {"unconfirmed", r.unconfirmed},
+          {"items", items},
+          {"error_findings", r.error_findings}};
 }
 
 }  // namespace cudiag::workflow

@@ -3,7 +3,9 @@
 // lock? Each pinned value is compared; a drifted layer is then judged by the
 // diagnosis of the stack as it is now: no error finding in that layer means
 // "drifted but compatible" (a driver moved from 550 to 570 still runs a 12.4
-// runtime); an error finding means the drift broke it.
+// runtime); an error finding means the drift broke it. A value read less
+// precisely than the lock pins it ("13" from a file name against "13.1.0" from
+// the library's own function) is consistent but not confirmed: shown, never drift.
 #include <string>
 #include <vector>
 
@@ -13,7 +15,8 @@
 
 namespace cudiag::workflow {
 
-enum class DriftStatus { kOk, kDrifted, kMissing, kAdded };
+// kUnconfirmed: the actual value is the pinned one read with fewer components; not drift.
+enum class DriftStatus { kOk, kUnconfirmed, kDrifted, kMissing, kAdded };
 const char* drift_status_name(DriftStatus s);
 
 struct DriftItem {
@@ -29,6 +32,7 @@ struct DriftItem {
 struct VerifyResult {
   std::vector<DriftItem> items;  // every pinned value, in layer order
   bool drifted = false;
+  std::size_t unconfirmed = 0;              // items read less precisely than pinned
   bool compatible = true;                   // no error finding on the stack as it is now
   std::vector<std::string> error_findings;  // "layer: id: message"
 };

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace cudiag::workflow {
 
 namespace {
@@ -151,5 +153,33 @@ bool VersionSpec::matches(std::string_view actual) const {
 }
 
 bool VersionSpec::is_exact() const { return parts_.size() == 1 && parts_[0].op == SpecOp::kEq; }
+
+bool VersionSpec::matches_less_precisely(std::string_view actual) const {
+  if (parts_.size() != 1 || matches(actual)) return false;
+  const SpecPart& p = parts_.front();
+  if (p.op != SpecOp::kEq && p.op != SpecOp::kPrefix) return false;
+  return version_prefix_of(actual, p.version.text());
+}
+
+bool version_prefix_of(std::string_view shorter, std::string_view longer) {
+  auto x = Version::parse(shorter), y = Version::parse(longer);
+  if (!x || !y || x->parts().size() > y->parts().size()) return false;
+  for (std::size_t i = 0; i < x->parts().size(); ++i) {
+    if (x->part(i) != y->part(i)) return false;
+  }
+  return true;
+}
+
+bool same_but_less_precise(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  auto covered = [](const std::vector<std::string>& from, const std::vector<std::string>& to) {
+    return std::all_of(from.begin(), from.end(), [&](const std::string& x) {
+      return std::any_of(to.begin(), to.end(), [&](const std::string& y) {
+        return version_prefix_of(x, y) || version_prefix_of(y, x);
+      });
+    });
+  };
+  return covered(a, b) && covered(b, a);
+}
 
 }  // namespace cudiag::workflow

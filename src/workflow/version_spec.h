@@ -32,6 +32,10 @@ class VersionSpec {
   static VersionSpec exactly(std::string_view version);
 
   bool matches(std::string_view actual) const;
+  // `actual` does not match but is what this pin names read with fewer components: "13" or
+  // "13.1" for "13.1.0" or "13.1.*" (a file name's soname version, where the library's own
+  // function was not called). Only a single exact or wildcard pin names one version to compare.
+  bool matches_less_precisely(std::string_view actual) const;
   const std::string& text() const { return text_; }
   bool is_exact() const;  // a single == part
 
@@ -47,5 +51,13 @@ struct LooseVersion {
   std::string label;
 };
 std::optional<LooseVersion> parse_loose_version(std::string_view text);
+
+// `shorter` has no more components than `longer` and agrees on each of them: "9" and "9.1" are
+// "9.1.0" read less precisely, "9.2" is not; both must be plain dotted versions.
+bool version_prefix_of(std::string_view shorter, std::string_view longer);
+
+// The same versions on both sides, one side (or each, per value) read less precisely:
+// {"9"} and {"9.19.0"}. Equal non-empty lists of equal length qualify too.
+bool same_but_less_precise(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
 }  // namespace cudiag::workflow

@@ -114,6 +114,46 @@ TEST(WorkflowLockFile, RuntimeMovedOrAdded) {
   EXPECT_EQ(added, 1) << j.dump(1);
 }
 
+// A lock written from the libraries' own answers ("12.4.5.8") verified against a report that read
+// the file names ("12", --no-library-calls): consistent, not drift; another major or minor still is.
+TEST(WorkflowLockFile, LessPreciseReadingIsUnconfirmedNotDrift) {
+  auto report = testing::fixture_report();
+  auto lock = parse_lock(write_lock(fixture_stack(report), {}), "x.lock");
+  report["libraries"]["cublas"]["distinct_versions"] = {"12"};
+  report["libraries"]["cudnn"]["distinct_versions"] = {"9"};
+  report["cuda_runtime"]["runtimes"][0]["runtime_version"]["value"] = "12";
+  auto result = verify_lock(lock, fixture_stack(report), report);
+  EXPECT_FALSE(result.drifted) << render_verify_text(result, "x.lock");
+  EXPECT_EQ(result.unconfirmed, 3u);
+  auto text = render_verify_text(result, "x.lock");
+  EXPECT_NE(text.find("the stack matches (22 pinned values; 3 read less precisely, not confirmed)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("libraries.cublas: 12.4.5.8 -> 12 (read less precisely: consistent, not confirmed)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Verdict: matches, and no error finding."), std::string::npos) << text;
+  auto j = verify_to_json(result, "x.lock");
+  EXPECT_EQ(j["verdict"], "matches");
+  EXPECT_EQ(j["unconfirmed"], 3);
+  int unconfirmed = 0;
+  for (const auto& i : j["items"]) {
+    if (i["status"] != "unconfirmed") continue;
+    ++unconfirmed;
+    EXPECT_TRUE(i["note"].is_string()) << i.dump();
+  }
+  EXPECT_EQ(unconfirmed, 3) << j.dump(1);
+
+  report["libraries"]["cudnn"]["distinct_versions"] = {"9.2"};
+  report["libraries"]["cublas"]["distinct_versions"] = {"11"};
+  result = verify_lock(lock, fixture_stack(report), report);
+  EXPECT_TRUE(result.drifted);
+  EXPECT_EQ(result.unconfirmed, 1u) << "only the runtime is still read less precisely";
+  text = render_verify_text(result, "x.lock");
+  EXPECT_NE(text.find("libraries.cudnn: 9.1.0 -> 9.2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("libraries.cublas: 12.4.5.8 -> 11\n"), std::string::npos) << text;
+}
+
 TEST(WorkflowLockFile, MalformedLockNamesLineAndKey) {
   EXPECT_EQ(error_of("schema = \"cudiag.lock/1\"\n[driver]\nversion = \">=abc\"\n"),
             "x.lock:3: driver.version: 'abc' is not a version");

@@ -57,6 +57,29 @@ TEST(WorkflowVersionSpec, BadSyntaxSaysWhy) {
   EXPECT_FALSE(VersionSpec::parse("12.4 beta", &why));
 }
 
+TEST(WorkflowVersionSpec, LessPreciseReadingOfAnExactOrWildcardPin) {
+  EXPECT_TRUE(VersionSpec::exactly("13.1.0").matches_less_precisely("13"));
+  EXPECT_TRUE(VersionSpec::exactly("12.4.5.8").matches_less_precisely("12.4"));
+  EXPECT_FALSE(VersionSpec::exactly("13.0.0").matches_less_precisely("13"))
+      << "13 == 13.0.0 matches outright";
+  EXPECT_FALSE(VersionSpec::exactly("13.1.0").matches_less_precisely("13.2"));
+  EXPECT_FALSE(VersionSpec::exactly("13.1.0").matches_less_precisely("12"));
+  EXPECT_FALSE(VersionSpec::exactly("13.1.0").matches_less_precisely("13.1.0")) << "that matches outright";
+  EXPECT_FALSE(VersionSpec::exactly("13.1.0").matches_less_precisely("13.1.0.1")) << "more precise, not less";
+  EXPECT_TRUE(spec("==9.1.0").matches_less_precisely("9"));
+  EXPECT_TRUE(spec("12.4.*").matches_less_precisely("12"));
+  EXPECT_FALSE(spec(">=9.1,<10").matches_less_precisely("9")) << "a range names no one version";
+  EXPECT_FALSE(VersionSpec::exactly("13.1.0").matches_less_precisely("unknown"));
+}
+
+TEST(WorkflowVersionSpec, SameButLessPrecise) {
+  EXPECT_TRUE(same_but_less_precise({"9"}, {"9.19.0"}));
+  EXPECT_TRUE(same_but_less_precise({"9.19.0", "12"}, {"12.4.5.8", "9"}));
+  EXPECT_FALSE(same_but_less_precise({"9"}, {"10.0.0"}));
+  EXPECT_FALSE(same_but_less_precise({"9"}, {"9.1", "9.2"}));
+  EXPECT_FALSE(same_but_less_precise({}, {}));
+}
+
 TEST(WorkflowVersionSpec, UnparseableActualNeverMatches) {
   EXPECT_FALSE(spec(">=1").matches("unknown"));
   EXPECT_FALSE(spec("*").matches(""));

@@ -61,6 +61,40 @@ TEST(WorkflowCommands, LockToStdoutAndVerifyAFixtureReport) {
   EXPECT_TRUE(named) << json.out;
 }
 
+// `verify` of a report collected with --no-library-calls against a lock written with them: cuBLAS
+// read from its file name ("12") is not drift, exit 0, and says so in text and JSON.
+TEST(WorkflowCommands, VerifyAReportReadLessPreciselyExits0) {
+  ScratchDir dir("precision");
+  auto lock = run_cudiag("lock --report " + fixture_report_path() + " -o " + dir.path("node.lock"), dir);
+  ASSERT_EQ(lock.rc, 0) << lock.err;
+  Json r = fixture_report();
+  r["libraries"]["cublas"]["distinct_versions"] = {"12"};
+  write_text(dir.path("names.json"), r.dump(1));
+  auto text = run_cudiag("verify " + dir.path("node.lock") + " --report " + dir.path("names.json"), dir);
+  EXPECT_EQ(text.rc, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("libraries.cublas: 12.4.5.8 -> 12 (read less precisely"), std::string::npos)
+      << text.out;
+  auto json = run_cudiag(
+      "verify --format json " + dir.path("node.lock") + " --report " + dir.path("names.json"), dir);
+  EXPECT_EQ(json.rc, 0) << json.out << json.err;
+  Json j = Json::parse(json.out);
+  EXPECT_EQ(j["verdict"], "matches");
+  bool named = false;
+  for (const auto& item : j["items"]) {
+    if (item["key"] != "libraries.cublas") continue;
+    named = true;
+    EXPECT_EQ(item["status"], "unconfirmed");
+    EXPECT_EQ(item["actual"], "12");
+  }
+  EXPECT_TRUE(named) << json.out;
+
+  r["libraries"]["cublas"]["distinct_versions"] = {"13"};
+  write_text(dir.path("major.json"), r.dump(1));
+  auto major = run_cudiag("verify " + dir.path("node.lock") + " --report " + dir.path("major.json"), dir);
+  EXPECT_EQ(major.rc, 1) << major.out;
+  EXPECT_NE(major.out.find("libraries.cublas: 12.4.5.8 -> 13\n"), std::string::npos) << major.out;
+}
+
 TEST(WorkflowCommands, MalformedLockExits2WithOneLine) {
   ScratchDir dir("badlock");
   write_text(dir.path("bad.lock"), "schema = \"cudiag.lock/1\"\n[driver]\nversion = \">=\"\n");

@@ -4,6 +4,7 @@
 // --assume's overlay (report/assume.h) and re-diagnosed, so the findings
 // before and after come from the same rules as `cudiag check`.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <set>
@@ -15,6 +16,7 @@
 #include "report/assume.h"
 #include "workflow/report_input.h"
 #include "workflow/stack.h"
+#include "workflow/torch_builds.h"
 #include "workflow/version_spec.h"
 
 namespace cudiag {
@@ -29,14 +31,6 @@ Version must_version(const std::string& text, const std::string& option) {
   auto v = Version::parse(text);
   if (!v) throw InputError(fmt::format("--{} {}: not a version", option, text));
   return *v;
-}
-
-// "2.7.0+cu128" -> 12.8; nullopt when the label names no CUDA build.
-std::optional<Version> torch_cuda(const std::string& torch) {
-  auto plus = torch.find("+cu");
-  if (plus == std::string::npos || torch.size() < plus + 5) return std::nullopt;
-  std::string digits = torch.substr(plus + 3);
-  return Version::parse(digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1));
 }
 
 std::set<std::string> error_ids(const Json& report) {
@@ -70,7 +64,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
     };
     auto driver_now = current("driver");
     std::optional<Version> driver = driver_now.empty() ? std::nullopt : Version::parse(driver_now.front());
-    std::vector<std::string> assumptions, also, order;
+    std::vector<std::string> assumptions, also, order, notes;
     std::string change;
     std::optional<Version> needs_cuda;  // the CUDA version the change brings
     if (!args->driver.empty()) {
@@ -104,10 +98,27 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
         change = fmt::format("CUDA runtime -> {}", needs_cuda->text());
         assumptions.push_back("cuda_runtime=" + needs_cuda->text());
       } else if (!args->torch.empty()) {
-        needs_cuda = torch_cuda(args->torch);
-        if (!needs_cuda)
-          throw InputError(
-              fmt::format("--torch {}: no +cuXYZ label, so no CUDA build to plan for", args->torch));
+        needs_cuda = workflow::torch_label_cuda(args->torch);
+        if (!needs_cuda) {
+          // A plain "2.5.1" is what `pip install torch==2.5.1` installs: the release's default PyPI build.
+          auto def = workflow::torch_pypi_default(kb, args->torch);
+          if (!def && args->torch.find('+') != std::string::npos)
+            throw InputError(
+                fmt::format("--torch {}: its label names no CUDA build to plan for", args->torch));
+          if (!def)
+            throw InputError(fmt::format(
+                "--torch {}: no +cuXYZ label, and the knowledge base has no default PyPI build for it; "
+                "give the build, e.g. {}+cu124",
+                args->torch, args->torch.substr(0, args->torch.find('+'))));
+          needs_cuda = def->cuda;
+          notes.push_back(fmt::format(
+              "--torch {} has no +cuXYZ label: taken as the default PyPI build (Linux x86_64), CUDA {}, from "
+              "the "
+              "knowledge base's framework_matrix entry torch {} ({}{}{})",
+              args->torch, def->cuda.text(), def->release, def->confidence, def->sources.empty() ? "" : "; ",
+              fmt::format("{}", fmt::join(def->sources, ", "))));
+          if (!def->note.empty()) notes.push_back(def->note);
+        }
         change = fmt::format("torch -> {} (CUDA {})", args->torch, needs_cuda->text());
       } else {
         auto matches = kb.gpus_matching(args->gpu);
@@ -165,6 +176,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
       if (!eb.count(e)) introduced.push_back(e);
     if (args->format == "json") {
       Json j = {{"change", change},
+                {"notes", notes},
                 {"also_must_move", also},
                 {"order", order},
                 {"findings_resolved", resolved},
@@ -172,7 +184,9 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
       std::cout << j.dump(2) << "\n";
       return 0;
     }
-    std::string out = fmt::format("Plan: {}\n\nWhat else must move:\n", change);
+    std::string out = fmt::format("Plan: {}\n", change);
+    for (const auto& n : notes) out += "  " + n + "\n";
+    out += "\nWhat else must move:\n";
     if (also.empty()) out += "  nothing: the rest of the stack stays compatible\n";
     for (const auto& a : also) out += "  - " + a + "\n";
     out += "\nOrder, one layer at a time:\n";

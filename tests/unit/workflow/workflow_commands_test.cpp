@@ -204,9 +204,42 @@ TEST(WorkflowCommands, PlanANewerDriverNeedsNothingElseAndBadInputExits2) {
   auto r = run_cudiag("plan --report " + fixture_report_path() + " --driver 570.86.10", dir);
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("nothing: the rest of the stack stays compatible"), std::string::npos) << r.out;
-  auto bad = run_cudiag("plan --report " + fixture_report_path() + " --torch 2.7.0", dir);
+  auto bad = run_cudiag("plan --report " + fixture_report_path() + " --torch 9.9.0", dir);
   EXPECT_EQ(bad.rc, 2);
-  EXPECT_NE(bad.err.find("--torch 2.7.0: no +cuXYZ label"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--torch 9.9.0: no +cuXYZ label, and the knowledge base has no default PyPI build"),
+            std::string::npos)
+      << bad.err;
+  auto cpu = run_cudiag("plan --report " + fixture_report_path() + " --torch 2.5.1+cpu", dir);
+  EXPECT_EQ(cpu.rc, 2);
+  EXPECT_NE(cpu.err.find("names no CUDA build"), std::string::npos) << cpu.err;
+}
+
+// `pip install torch==2.7.0` carries no +cuXYZ label: the plan takes the release's default PyPI build
+// (CUDA 12.6) from the knowledge base and says so; 12.6 needs a newer driver than the fixture's 550.
+TEST(WorkflowCommands, PlanAPlainTorchVersionUsesTheDefaultPypiBuild) {
+  ScratchDir dir("plan3");
+  auto r = run_cudiag("plan --report " + fixture_report_path() + " --torch 2.7.0", dir);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("Plan: torch -> 2.7.0 (CUDA 12.6)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("taken as the default PyPI build (Linux x86_64), CUDA 12.6, from the knowledge base's "
+                       "framework_matrix entry torch 2.7"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("must move to >= 560.28.03 for CUDA 12.6"), std::string::npos) << r.out;
+
+  auto j = run_cudiag("plan --report " + fixture_report_path() + " --torch 2.5.1 --format json", dir);
+  ASSERT_EQ(j.rc, 0) << j.err;
+  Json plan = Json::parse(j.out);
+  EXPECT_EQ(plan["change"], "torch -> 2.5.1 (CUDA 12.4)");
+  ASSERT_FALSE(plan["notes"].empty()) << j.out;
+  EXPECT_NE(plan["notes"][0].get<std::string>().find("entry torch 2.5"), std::string::npos) << j.out;
+  EXPECT_TRUE(plan["also_must_move"].empty()) << "driver 550.54.15 runs CUDA 12.4";
+
+  auto labelled =
+      run_cudiag("plan --report " + fixture_report_path() + " --torch 2.5.1+cu118 --format json", dir);
+  ASSERT_EQ(labelled.rc, 0) << labelled.err;
+  EXPECT_EQ(Json::parse(labelled.out)["change"], "torch -> 2.5.1+cu118 (CUDA 11.8)");
+  EXPECT_TRUE(Json::parse(labelled.out)["notes"].empty()) << "the label says which build";
 }
 
 }  // namespace

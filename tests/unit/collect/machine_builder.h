@@ -9,15 +9,10 @@
 //
 // Doubles read their scenario from "<dir>/.<file name>.scenario" beside the
 // copy (tests/doubles/README.md), so every copy in a tree answers its own way.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cctype>
 #include <cstring>
@@ -30,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "../run_cudiag.h"
 #include "core/json.h"
 
 namespace cudiag::machine_test {
@@ -88,75 +84,8 @@ inline std::string ld_so_cache_bytes(const std::vector<LdCacheEntry>& entries) {
 
 // ---------------------------------------------------------------- running cudiag
 
-struct RunResult {
-  int exit_code = -1;  // -1 when killed by a signal
-  int signal = 0;
-  bool killed_by_test = false;  // ran past the test's own deadline
-  std::string out;
-  std::string err;
-  double wall_s = 0;
-  Json report;  // parsed stdout; discarded when it is not JSON
-  bool json_ok() const { return !report.is_discarded() && report.is_object(); }
-};
-
-// Runs argv (argv[0] a path), collecting stdout and stderr, killing it after
-// `deadline_s` so a hung cudiag fails the test instead of stalling the suite.
-inline RunResult run_program(const std::vector<std::string>& argv, double deadline_s = 60) {
-  RunResult result;
-  int out_pipe[2];
-  int err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  auto start = std::chrono::steady_clock::now();
-  pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_pipe[1], 2);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int open_fds = 2;
-  while (open_fds > 0) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > deadline_s) {
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      result.killed_by_test = true;
-      break;
-    }
-    if (::poll(fds, 2, 100) < 0) continue;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      char buf[65536];
-      auto n = ::read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        sinks[i]->append(buf, static_cast<std::size_t>(n));
-      } else {
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  for (auto& f : fds) {
-    if (f.fd >= 0) ::close(f.fd);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  result.report = Json::parse(result.out, nullptr, false);
-  return result;
-}
+using test_run::RunResult;
+using test_run::run_program;
 
 // `cudiag --root ROOT --timeout T report --format json --include-identity`:
 // the collection as it is, GPU UUIDs included (output is redacted otherwise).

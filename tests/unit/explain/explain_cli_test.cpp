@@ -3,35 +3,18 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "../run_cudiag.h"
 #include "core/json.h"
 
 namespace cudiag {
 namespace {
 
-struct Run {
-  int rc = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Run run_shell(const std::string& cmd) {
-  Run r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-Run cudiag(const std::string& args) { return run_shell(std::string(CUDIAG_BINARY) + " " + args); }
+// stdout and stderr together, as a user sees them.
+test_run::RunResult cudiag(const std::string& args) { return test_run::run_cudiag_merged(args); }
 
 // The text output word-wrapped back into one line, so a phrase can be found whatever the wrapping.
 std::string flat(const std::string& text) {
@@ -73,16 +56,16 @@ const char* kInsufficient =
 
 TEST(ExplainCliTest, UnknownTextExitsOneAndSuggestsCheck) {
   auto r = cudiag("explain --no-collect 'Segmentation fault (core dumped)'");
-  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("cudiag check"), std::string::npos) << r.out;
 }
 
 TEST(ExplainCliTest, ReadsStandardInputWithDashOrNoArgument) {
   for (const char* arg : {"-", ""}) {
-    auto r =
-        run_shell(std::string("printf '%s\\n' 'AssertionError: Torch not compiled with CUDA enabled' | ") +
-                  CUDIAG_BINARY + " explain --no-collect " + arg);
-    EXPECT_EQ(r.rc, 0) << r.out;
+    auto r = test_run::run_shell(
+        std::string("printf '%s\\n' 'AssertionError: Torch not compiled with CUDA enabled' | ") +
+        CUDIAG_BINARY + " explain --no-collect " + arg + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.out;
     EXPECT_NE(r.out.find("torch-not-compiled-with-cuda"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("layer: frameworks"), std::string::npos) << r.out;
   }
@@ -99,7 +82,7 @@ TEST(ExplainCliTest, FileFindsEveryMessageOfALog) {
                "supported HW\n"
                "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n");
   auto r = cudiag("explain --no-collect --format json --file " + log.path());
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   Json j = Json::parse(r.out);
   EXPECT_EQ(j["schema"], "cudiag.explain/1");
   EXPECT_EQ(j["recognised"], true);
@@ -113,7 +96,7 @@ TEST(ExplainCliTest, FileFindsEveryMessageOfALog) {
 
 TEST(ExplainCliTest, MissingFileIsBadInputOnOneLine) {
   auto r = cudiag("explain --no-collect --file /nonexistent/cuda.log");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(line_count(r.out), 1u) << r.out;
   EXPECT_NE(r.out.find("/nonexistent/cuda.log"), std::string::npos) << r.out;
 }
@@ -123,7 +106,7 @@ TEST(ExplainCliTest, SavedReportGivesTheMachineSpecificLine) {
                   " 'nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please "
                   "update your driver "
                   "to a newer version, or use an earlier cuda container'");
-  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(flat(r.out).find("Your driver 535.104.05 supports CUDA up to 12.2 (cuDriverGetVersion 12020)"),
             std::string::npos)
       << r.out;
@@ -137,23 +120,23 @@ TEST(ExplainCliTest, SavedReportGivesTheMachineSpecificLine) {
 TEST(ExplainCliTest, MalformedReportIsBadInputOnOneLine) {
   TempFile broken("broken", "{\"schema\": \"cudiag.report/1\", ");
   auto r = cudiag("explain --report " + broken.path() + " " + kInsufficient);
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(line_count(r.out), 1u) << r.out;
   EXPECT_NE(r.out.find(broken.path()), std::string::npos) << r.out;
 
   TempFile other("other", "[1, 2, 3]");
   auto r2 = cudiag("explain --report " + other.path() + " " + kInsufficient);
-  EXPECT_EQ(r2.rc, 2) << r2.out;
+  EXPECT_EQ(r2.exit_code, 2) << r2.out;
   EXPECT_NE(r2.out.find("not a cudiag report"), std::string::npos) << r2.out;
 
   // Bad input even when the text itself is not recognised.
   auto r3 = cudiag("explain --report " + broken.path() + " 'hello'");
-  EXPECT_EQ(r3.rc, 2) << r3.out;
+  EXPECT_EQ(r3.exit_code, 2) << r3.out;
 }
 
 TEST(ExplainCliTest, TextOutputFitsEightyColumns) {
   auto r = cudiag(std::string("explain --no-collect ") + kInsufficient);
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   std::size_t start = 0;
   while (start < r.out.size()) {
     auto end = r.out.find('\n', start);
@@ -171,7 +154,7 @@ TEST(ExplainCliTest, TextOutputFitsEightyColumns) {
 // must say the driver supports CUDA 12.2.
 TEST(ExplainCliTest, RealMachineExplanationMentionsItsDriverCuda) {
   auto r = cudiag(std::string("explain ") + kInsufficient);
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("On this machine (collected now)"), std::string::npos) << r.out;
   EXPECT_NE(flat(r.out).find("supports CUDA up to 12.2 (cuDriverGetVersion 12020)"), std::string::npos)
       << r.out;

@@ -2,13 +2,12 @@
 // on broken inputs, and checks what a user sees and the exit status.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "../run_cudiag.h"
 #include "core/json.h"
 #include "inspect_test_util.h"
 
@@ -16,31 +15,7 @@ namespace cudiag {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Run {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs cudiag with `args`; stdout and stderr are captured separately.
-Run run_cudiag(const std::string& args) {
-  Run r;
-  std::string err_file =
-      (fs::temp_directory_path() / ("cudiag-inspect-err-" + std::to_string(::getpid()))).string();
-  std::string cmd = std::string(CUDIAG_BINARY) + " " + args + " 2>" + err_file;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  fs::remove(err_file);
-  return r;
-}
+using test_run::run_cudiag;
 
 std::size_t lines(const std::string& s) {
   std::size_t n = 0;
@@ -62,7 +37,7 @@ class CmdInspectTest : public ::testing::Test {
 TEST_F(CmdInspectTest, SummaryLineAndNativeVerdict) {
   CUDIAG_REQUIRE_KERNEL(both, "both");
   auto r = run_cudiag("inspect --gpu sm_90 --gpu 7.5 " + both);
-  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find(both + ": SASS sm_75 sm_90 · PTX compute_90 (ISA 9.0) · "), std::string::npos)
       << r.out;
@@ -73,7 +48,7 @@ TEST_F(CmdInspectTest, SummaryLineAndNativeVerdict) {
 TEST_F(CmdInspectTest, AGpuWithoutSassOrUsablePtxCannotRunAndExits1) {
   CUDIAG_REQUIRE_KERNEL(sass, "sass_only");
   auto r = run_cudiag("inspect --gpu sm_120 " + sass);
-  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("  sm_120: cannot run: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no SASS for sm_120 (only sm_75 sm_86)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no kernel image is available"), std::string::npos) << r.out;
@@ -83,14 +58,14 @@ TEST_F(CmdInspectTest, PtxJitDependsOnTheDriversPtxIsa) {
   CUDIAG_REQUIRE_KERNEL(ptx, "ptx_only");
   // PTX ISA 9.0 (CUDA 13.0) JIT-compiles for a newer GPU with a new enough driver...
   auto jit = run_cudiag("inspect --gpu sm_120 --driver 580.65.06 " + ptx);
-  EXPECT_EQ(jit.rc, 0) << jit.out << jit.err;
+  EXPECT_EQ(jit.exit_code, 0) << jit.out << jit.err;
   EXPECT_NE(jit.out.find("  sm_120: runs through PTX JIT: "), std::string::npos) << jit.out;
   EXPECT_NE(jit.out.find("compute_90 (PTX ISA 9.0)"), std::string::npos) << jit.out;
   EXPECT_NE(jit.out.find("driver 580.65.06: CUDA 13.0, JIT accepts PTX ISA up to 9.0"), std::string::npos)
       << jit.out;
   // ...but not with R535 (CUDA 12.2, PTX ISA 8.2).
   auto old = run_cudiag("inspect --gpu sm_90 --driver 535.104.05 " + ptx);
-  EXPECT_EQ(old.rc, 1) << old.out << old.err;
+  EXPECT_EQ(old.exit_code, 1) << old.out << old.err;
   EXPECT_NE(old.out.find("  sm_90: cannot run: "), std::string::npos) << old.out;
   EXPECT_NE(old.out.find("needs PTX ISA 9.0 but the driver supports only up to 8.2"), std::string::npos)
       << old.out;
@@ -99,7 +74,7 @@ TEST_F(CmdInspectTest, PtxJitDependsOnTheDriversPtxIsa) {
 TEST_F(CmdInspectTest, JsonListsEveryEntryAndTheVerdicts) {
   CUDIAG_REQUIRE_KERNEL(lib, "libvariants.so");
   auto r = run_cudiag("inspect --format json --gpu sm_100 --driver 550.54.15 " + lib);
-  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   Json j = Json::parse(r.out);
   EXPECT_EQ(j["driver"]["max_ptx_isa"], "8.4");
   ASSERT_EQ(j["files"].size(), 1u);
@@ -128,7 +103,7 @@ TEST_F(CmdInspectTest, DirectoriesAreSearchedAndOnlyBinariesListed) {
   fs::copy_file(cubin, dir_ / "sub" / "deeper" / "k.cubin");
   std::ofstream(dir_ / "notes.txt") << "not a binary, skipped quietly in a directory\n";
   auto r = run_cudiag("inspect " + dir_.string());
-  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(lines(r.out), 2u) << r.out;
   EXPECT_NE(
       r.out.find((dir_ / "sub" / "deeper" / "k.cubin").string() + ": SASS sm_120 · 1 entry, uncompressed"),
@@ -146,12 +121,12 @@ TEST_F(CmdInspectTest, TruncatedFileIsOneLineNamingFileAndOffsetAndExits2) {
   std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   // Cut inside the .nv_fatbin section of the executable.
   auto whole = run_cudiag("inspect --format json " + both);
-  ASSERT_EQ(whole.rc, 0) << whole.err;
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
   std::uint64_t blob = Json::parse(whole.out)["files"][0]["modules"][1]["offset"].get<std::uint64_t>();
   std::string cut = (dir_ / "cut").string();
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, blob + 40);
   auto r = run_cudiag("inspect " + cut);
-  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_EQ(lines(r.err), 1u) << r.err;
   EXPECT_TRUE(r.err.starts_with("cudiag: error: " + cut + ": ")) << r.err;
   EXPECT_NE(r.err.find(" at offset 0x"), std::string::npos) << r.err;
@@ -160,25 +135,25 @@ TEST_F(CmdInspectTest, TruncatedFileIsOneLineNamingFileAndOffsetAndExits2) {
 TEST_F(CmdInspectTest, MissingFileAndNotABinaryExit2WithOneLine) {
   std::string missing = (dir_ / "no-such-file.so").string();
   auto r = run_cudiag("inspect " + missing);
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "cudiag: error: " + missing + ": No such file or directory\n");
 
   std::string text = (dir_ / "readme.txt").string();
   std::ofstream(text) << "plain text\n";
   auto t = run_cudiag("inspect " + text);
-  EXPECT_EQ(t.rc, 2) << t.out;
+  EXPECT_EQ(t.exit_code, 2) << t.out;
   EXPECT_EQ(t.err, "cudiag: error: " + text + ": not an ELF file, ar archive or fatbin\n");
 }
 
 TEST_F(CmdInspectTest, BadGpuAndDriverArgumentsExit2) {
   CUDIAG_REQUIRE_KERNEL(both, "both");
   auto g = run_cudiag("inspect --gpu sm_9x " + both);
-  EXPECT_EQ(g.rc, 2);
+  EXPECT_EQ(g.exit_code, 2);
   EXPECT_EQ(lines(g.err), 1u) << g.err;
   EXPECT_NE(g.err.find("--gpu sm_9x"), std::string::npos) << g.err;
   auto d = run_cudiag("inspect --driver banana " + both);
-  EXPECT_EQ(d.rc, 2);
+  EXPECT_EQ(d.exit_code, 2);
   EXPECT_NE(d.err.find("--driver banana"), std::string::npos) << d.err;
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "../run_cudiag.h"
 #include "inspect/scan.h"
 #include "inspect_test_util.h"
 
@@ -126,10 +127,9 @@ TEST_F(InspectWheelTest, TheCudiagBinaryReadsAWheelThroughItsLazilyLoadedLibzip)
   CUDIAG_REQUIRE_KERNEL(so, "libvariants.so");
   std::string wheel = write_wheel("pkg-1.0-cp311-cp311-linux_x86_64.whl",
                                   {{"pkg/_ext.cpython-311-x86_64-linux-gnu.so", slurp(so)}});
-  std::string out_path = (dir_ / "out.json").string();
-  std::string cmd = std::string(CUDIAG_BINARY) + " inspect --format json " + wheel + " > " + out_path + " 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(out_path);
-  std::string out = slurp(out_path);
+  auto r = test_run::run_cudiag_merged("inspect --format json " + wheel);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string& out = r.out;
   EXPECT_NE(out.find("pkg/_ext.cpython-311-x86_64-linux-gnu.so"), std::string::npos) << out;
   EXPECT_NE(out.find("sm_90a"), std::string::npos) << out;
   EXPECT_EQ(out.find("cannot read wheel"), std::string::npos) << out;

@@ -1,40 +1,25 @@
 // `cudiag kb` end to end: runs the built binary.
-#include <array>
-#include <cstdio>
-#include <string>
-
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "../run_cudiag.h"
 #include "core/json.h"
 
 namespace cudiag {
 namespace {
 
-struct Run {
-  int rc = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Run run_cudiag(const std::string& args) {
-  Run r;
-  std::string cmd = std::string(CUDIAG_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+// stdout and stderr together, as a user sees them.
+test_run::RunResult run_cudiag(const std::string& args) { return test_run::run_cudiag_merged(args); }
 
 TEST(CmdKbTest, DriverFor128ShowsFullMvcAndBundled) {
   auto r = run_cudiag("kb driver-for 12.8");
-  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("driver >= 570.26"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("driver >= 525.60.13"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("570.86.10"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("https://docs.nvidia.com/cuda/cuda-toolkit-release-notes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("https://docs.nvidia.com/cuda/cuda-toolkit-release-notes"), std::string::npos)
+      << r.out;
   std::size_t start = 0;
   while (start < r.out.size()) {
     auto end = r.out.find('\n', start);
@@ -50,7 +35,7 @@ TEST(CmdKbTest, DriverFor128ShowsFullMvcAndBundled) {
 
 TEST(CmdKbTest, DriverForJson) {
   auto r = run_cudiag("kb driver-for 12.4 --format json");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   Json j = Json::parse(r.out);
   EXPECT_EQ(j["full"]["min"], "550.54.14");
   EXPECT_EQ(j["minor_version_compat"]["min"], "525.60.13");
@@ -59,21 +44,21 @@ TEST(CmdKbTest, DriverForJson) {
 
 TEST(CmdKbTest, UnknownQueriesExit2WithOneLine) {
   auto r = run_cudiag("kb arch sm_99");
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "cudiag: error: sm_99: no such architecture in the knowledge base\n");
-  EXPECT_EQ(run_cudiag("kb error 123456").rc, 2);
-  EXPECT_EQ(run_cudiag("kb gpu 'Voodoo 5'").rc, 2);
-  EXPECT_EQ(run_cudiag("kb driver-for 12.7").rc, 2);
+  EXPECT_EQ(run_cudiag("kb error 123456").exit_code, 2);
+  EXPECT_EQ(run_cudiag("kb gpu 'Voodoo 5'").exit_code, 2);
+  EXPECT_EQ(run_cudiag("kb driver-for 12.7").exit_code, 2);
 }
 
 TEST(CmdKbTest, OtherSubcommands) {
   auto err = run_cudiag("kb error 804");
-  EXPECT_EQ(err.rc, 0);
+  EXPECT_EQ(err.exit_code, 0);
   EXPECT_NE(err.out.find("CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), std::string::npos);
   EXPECT_NE(err.out.find("cudaErrorCompatNotSupportedOnDevice"), std::string::npos);
-  EXPECT_EQ(run_cudiag("kb error 804 --api nvml").rc, 2);
+  EXPECT_EQ(run_cudiag("kb error 804 --api nvml").exit_code, 2);
   auto gpu = run_cudiag("kb gpu 0x2684 --format json");
-  ASSERT_EQ(gpu.rc, 0) << gpu.out;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.out;
   EXPECT_EQ(Json::parse(gpu.out)[0]["architecture"], "Ada Lovelace");
   auto arch = run_cudiag("kb arch sm_120");
   EXPECT_NE(arch.out.find("Blackwell"), std::string::npos);
@@ -81,16 +66,16 @@ TEST(CmdKbTest, OtherSubcommands) {
   EXPECT_NE(run_cudiag("kb ptx --cuda 12.4").out.find("8.4"), std::string::npos);
   EXPECT_NE(run_cudiag("kb ptx 8.8").out.find("CUDA 12.9"), std::string::npos);
   auto tables = run_cudiag("kb tables");
-  EXPECT_EQ(tables.rc, 0);
+  EXPECT_EQ(tables.exit_code, 0);
   EXPECT_NE(tables.out.find("toolkit_drivers"), std::string::npos);
 }
 
 TEST(CmdKbTest, KbDirOverride) {
   auto r = run_cudiag(std::string("--kb ") + CUDIAG_SOURCE_DIR + "/data/kb kb tables");
-  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find(std::string(CUDIAG_SOURCE_DIR) + "/data/kb"), std::string::npos);
   auto bad = run_cudiag(std::string("--kb ") + CUDIAG_TEST_DIR + " kb tables");
-  EXPECT_EQ(bad.rc, 2) << bad.out;
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_NE(bad.out.find("no toolkit_drivers.json"), std::string::npos) << bad.out;
 }
 

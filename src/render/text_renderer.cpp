@@ -84,9 +84,14 @@ std::string render_text(const Json& report, const RenderOptions& options) {
   Painter paint{options.color};
   const auto width = static_cast<std::size_t>(options.width);
   std::string out;
-  out += paint(kBold, fmt::format("cudiag {} — NVIDIA GPU stack", report["tool"].value("version", "?")));
-  out += fmt::format("  ({})\n", report.value("collected_at", ""));
-  if (report.contains("root"))
+  // A report handed to `cudiag analyze` may lack these or carry other types.
+  const Json& tool = report.contains("tool") && report["tool"].is_object() ? report["tool"] : Json::object();
+  const Json& version = tool.contains("version") && tool["version"].is_string() ? tool["version"] : Json("?");
+  out += paint(kBold, fmt::format("cudiag {} — NVIDIA GPU stack", version.get<std::string>()));
+  if (report.contains("collected_at") && report["collected_at"].is_string())
+    out += fmt::format("  ({})", report["collected_at"].get<std::string>());
+  out += "\n";
+  if (report.contains("root") && report["root"].is_string())
     out += fmt::format("machine read from {}\n", report["root"].get<std::string>());
   out += "\n";
   const Json& status = report.contains("layer_status") ? report["layer_status"] : Json::object();

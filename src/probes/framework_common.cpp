@@ -126,6 +126,32 @@ Json binary_json(const ProbeContext& ctx, const std::string& path, bool architec
   return j;
 }
 
+Json binary_json(const DynamicObject& obj) {
+  Json j = Json::object();
+  j["path"] = obj.path;
+  if (!obj.error.empty()) j["error"] = obj.error;
+  j["needed"] = string_array(obj.needed);
+  j["rpath"] = string_array(obj.rpath);
+  j["runpath"] = string_array(obj.runpath);
+  return j;
+}
+
+DynamicObject dynamic_object_of(const std::string& path, const Json& binary) {
+  DynamicObject obj;
+  obj.path = path;
+  auto strings = [&binary](const char* key) {
+    std::vector<std::string> out;
+    for (const auto& s : binary.value(key, Json::array()))
+      if (s.is_string()) out.push_back(s.get<std::string>());
+    return out;
+  };
+  obj.needed = strings("needed");
+  obj.rpath = strings("rpath");
+  obj.runpath = strings("runpath");
+  if (binary.contains("error") && binary["error"].is_string()) obj.error = binary["error"].get<std::string>();
+  return obj;
+}
+
 LoaderEmulation make_loader(const ProbeContext& ctx) {
   return LoaderEmulation(ctx.root, ctx.search, ctx.env.list("LD_LIBRARY_PATH"));
 }

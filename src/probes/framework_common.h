@@ -23,6 +23,10 @@ std::string local_version_tag(const std::string& version);
 // SASS and PTX targets of its fatbins (headers only, see inspect/inspect.h).
 // With `remember`, the answer for an unchanged file comes from ctx.answers.
 Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures, bool remember = false);
+// binary_json of an object whose dynamic section is already read (no architectures).
+Json binary_json(const DynamicObject& obj);
+// The dynamic section a binary_json records, for the loader, without reading the file again.
+DynamicObject dynamic_object_of(const std::string& path, const Json& binary);
 // The loader's choices, each with the version of the file it picks: the
 // nvidia-* wheel's version when the file is in a wheel, else its file name's.
 Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader);

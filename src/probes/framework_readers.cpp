@@ -137,8 +137,15 @@ Json read_torch(const ProbeContext& ctx, const EnvContents& env) {
     auto path = join_path(lib, name);
     if (!ctx.root.is_regular_file(path)) continue;
     bool archs = std::string_view(name).starts_with("libtorch_cuda");
-    binaries.push_back(binary_json(ctx, path, archs, archs));
-    loader.load(read_dynamic_object(ctx.root, path));
+    // Each file's dynamic section is read once, for the report and the loader.
+    if (archs) {
+      binaries.push_back(binary_json(ctx, path, true, true));
+      loader.load(dynamic_object_of(path, binaries.back()));
+    } else {
+      auto obj = read_dynamic_object(ctx.root, path);
+      binaries.push_back(binary_json(obj));
+      loader.load(obj);
+    }
   }
   j["binaries"] = binaries;
   j["loads"] = resolved_json(ctx, env, loader);
@@ -188,8 +195,8 @@ Json read_tensorflow(const ProbeContext& ctx, const EnvContents& env) {
        {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"}) {
     auto path = join_path(sp, name);
     if (!ctx.root.is_regular_file(path)) continue;
-    binaries.push_back(binary_json(ctx, path, false));
     auto obj = read_dynamic_object(ctx.root, path);
+    binaries.push_back(binary_json(obj));
     if (cuda_major > 0) {
       for (const char* lib : {"libcudart.so.", "libcublas.so.", "libcublasLt.so."})
         loader.dlopen_from(obj, lib + std::to_string(cuda_major));
@@ -314,7 +321,7 @@ Json read_onnxruntime(const ProbeContext& ctx, const EnvContents& env) {
   auto loader = make_loader(ctx);
   if (has_cuda) {
     auto obj = read_dynamic_object(ctx.root, provider);
-    binaries.push_back(binary_json(ctx, provider, false));
+    binaries.push_back(binary_json(obj));
     for (const auto& n : obj.needed) {
       if (n.starts_with("libcudart.so.") && !cuda_major) cuda_major = std::atol(n.c_str() + 13);
       if (n.starts_with("libcudnn.so."))

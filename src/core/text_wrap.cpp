@@ -27,4 +27,14 @@ std::string word_wrap(std::string_view first, std::string_view text, std::size_t
   return out + "\n";
 }
 
+std::string join_nonempty(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (p.empty()) continue;
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
 }  // namespace cudiag

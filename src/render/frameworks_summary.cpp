@@ -12,6 +12,7 @@
 #include <map>
 
 #include "core/fact.h"
+#include "core/text_wrap.h"
 #include "render/text_summary.h"
 
 namespace cudiag {
@@ -32,16 +33,6 @@ std::string text_of(const Json& obj, const char* key) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number()) return json_text(v, -1);
   return "";
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (p.empty()) continue;
-    if (!out.empty()) out += sep;
-    out += p;
-  }
-  return out;
 }
 
 // One piece of evidence a finding cites.
@@ -105,7 +96,7 @@ std::string ids_of(const Findings& fs, const std::vector<std::size_t>& which) {
   for (auto i : which) {
     if (std::find(ids.begin(), ids.end(), fs.id[i]) == ids.end()) ids.push_back(fs.id[i]);
   }
-  return join(ids, ", ");
+  return join_nonempty(ids, ", ");
 }
 
 // "cuDNN" for libcudnn.so.9, "cuBLASLt" for libcublasLt.so.12; the soname's stem for others.
@@ -185,8 +176,8 @@ std::string architectures(const Json& fw) {
   std::sort(ptx.begin(), ptx.end(), by_arch);
   std::vector<std::string> numbers;
   for (const auto& s : sass) numbers.push_back(s.starts_with("sm_") ? s.substr(3) : s);
-  std::string out = numbers.empty() ? "" : "sm_" + join(numbers, ",");
-  if (!ptx.empty()) out += (out.empty() ? "PTX " : " + PTX ") + join(ptx, ",");
+  std::string out = numbers.empty() ? "" : "sm_" + join_nonempty(numbers, ",");
+  if (!ptx.empty()) out += (out.empty() ? "PTX " : " + PTX ") + join_nonempty(ptx, ",");
   return out;
 }
 
@@ -206,7 +197,7 @@ std::string built_for(const Json& fw) {
     auto package = p.is_object() ? p.value("package", "") : "";
     if (package.ends_with("-plugin")) plugins.push_back(package + " " + text_of(p, "version"));
   }
-  if (!plugins.empty()) out += " (" + join(plugins, ", ") + ")";
+  if (!plugins.empty()) out += " (" + join_nonempty(plugins, ", ") + ")";
   return out;
 }
 
@@ -222,7 +213,7 @@ std::string environment_line(const Json& env) {
   auto prefix = env.value("prefix", "?");
   std::vector<std::string> about = {env.value("kind", "")};
   if (auto py = text_of(env, "python_version"); !py.empty()) about.push_back("Python " + py);
-  std::string line = fmt::format("{} ({})", prefix, join(about, ", "));
+  std::string line = fmt::format("{} ({})", prefix, join_nonempty(about, ", "));
   std::map<std::string, int> wheels;  // "cu12" -> count
   for (const auto& w : env.value("nvidia_wheels", Json::array())) {
     const Json& major = value_of(w, "cuda_major");
@@ -234,7 +225,8 @@ std::string environment_line(const Json& env) {
     counts.push_back(fmt::format("{} {}", n, major));
     total += n;
   }
-  if (total > 0) line += fmt::format(" · nvidia-* wheel{}: {}", total == 1 ? "" : "s", join(counts, ", "));
+  if (total > 0)
+    line += fmt::format(" · nvidia-* wheel{}: {}", total == 1 ? "" : "s", join_nonempty(counts, ", "));
   return line;
 }
 
@@ -279,7 +271,7 @@ void framework_lines(const Json& fw, const std::string& path, const Findings& fs
   std::vector<std::string> parts = {display_name(fw) + (version.empty() ? "" : " " + version),
                                     build.empty() ? "build not known" : build, architectures(fw),
                                     ids_of(fs, own)};
-  out.push_back({join(parts, " · "), 1, mark});
+  out.push_back({join_nonempty(parts, " · "), 1, mark});
 
   const Json& loads = fw.contains("loads") && fw["loads"].is_array() ? fw["loads"] : Json::array();
   // Lines gathered by what they say: the libraries no finding names by where
@@ -329,9 +321,10 @@ void framework_lines(const Json& fw, const std::string& path, const Findings& fs
   for (auto& g : fine) {
     std::stable_sort(g.items.begin(), g.items.end(),
                      [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
-    out.push_back({fmt::format("loads {} {}", join(g.items, ", "), g.tail), 2, ""});
+    out.push_back({fmt::format("loads {} {}", join_nonempty(g.items, ", "), g.tail), 2, ""});
   }
-  for (const auto& g : flagged) out.push_back({fmt::format("{} {}", join(g.items, ", "), g.tail), 2, g.mark});
+  for (const auto& g : flagged)
+    out.push_back({fmt::format("{} {}", join_nonempty(g.items, ", "), g.tail), 2, g.mark});
 }
 
 }  // namespace
@@ -366,7 +359,8 @@ std::vector<SummaryLine> framework_summary_lines(const Json& report) {
       framework_lines(fws[j], fmt::format("{}.frameworks[{}]", env_path, j), fs, out);
     for (auto f : env_only) out.push_back({fs.id[f], 1, fs.severity[f]});
   }
-  if (!without.empty()) out.push_back({fmt::format("no framework in {}", join(without, ", ")), 0, ""});
+  if (!without.empty())
+    out.push_back({fmt::format("no framework in {}", join_nonempty(without, ", ")), 0, ""});
   return out;
 }
 

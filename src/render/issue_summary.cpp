@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/fact.h"
+#include "core/text_wrap.h"
 #include "render/text_summary.h"
 #include "rules/finding.h"
 
@@ -33,16 +34,6 @@ std::string field_text(const Json& obj, std::initializer_list<const char*> keys)
   return "";
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (p.empty()) continue;
-    if (!out.empty()) out += sep;
-    out += p;
-  }
-  return out;
-}
-
 std::string os_line(const Json& r) {
   std::vector<std::string> parts;
   auto os = fact_text(r, "host.os.pretty_name");
@@ -51,7 +42,7 @@ std::string os_line(const Json& r) {
   parts.push_back(fact_text(r, "host.architecture"));
   if (auto g = fact_text(r, "host.glibc"); !g.empty()) parts.push_back("glibc " + g);
   if (fact_value(fact_at(r, "host.wsl.detected")) == true) parts.push_back("WSL2");
-  return join(parts, " · ");
+  return join_nonempty(parts, " · ");
 }
 
 // GPU names with counts, from the most specific layer that has them.
@@ -86,7 +77,7 @@ std::string gpu_line(const Json& r) {
   if (counts.empty()) return "no NVIDIA GPU found";
   std::vector<std::string> parts;
   for (const auto& [name, n] : counts) parts.push_back(n > 1 ? fmt::format("{} ×{}", name, n) : name);
-  return join(parts, ", ");
+  return join_nonempty(parts, ", ");
 }
 
 std::string host_driver_line(const Json& r) {
@@ -103,7 +94,7 @@ std::string host_driver_line(const Json& r) {
   }
   std::vector<std::string> parts = {"kernel module " + module, supports};
   if (!libcuda.empty() && libcuda != module) parts.push_back("user-space libcuda " + libcuda);
-  return join(parts, " · ");
+  return join_nonempty(parts, " · ");
 }
 
 std::string container_line(const Json& r) {
@@ -126,7 +117,7 @@ std::string container_line(const Json& r) {
       parts.push_back("digest " + digest);
   }
   if (parts.empty()) return "not in a container";
-  return join(parts, " · ");
+  return join_nonempty(parts, " · ");
 }
 
 void add_framework(std::vector<std::string>& out, const std::string& name_hint, const Json& fw,
@@ -169,7 +160,7 @@ std::string frameworks_line(const Json& r) {
   } else {
     walk(fw, "");
   }
-  return found.empty() ? "none found" : join(found, " · ");
+  return found.empty() ? "none found" : join_nonempty(found, " · ");
 }
 
 std::string runtimes_line(const Json& r) {
@@ -186,7 +177,7 @@ std::string runtimes_line(const Json& r) {
     parts.push_back(
         fmt::format("toolkit {} at {}", field_text(tk, {"version"}), field_text(tk, {"real_path", "path"})));
   }
-  return parts.empty() ? "none found" : join(parts, " · ");
+  return parts.empty() ? "none found" : join_nonempty(parts, " · ");
 }
 
 void flatten(const Json& j, const std::string& path, std::vector<FactLine>& out, std::size_t limit,
@@ -213,7 +204,7 @@ void flatten(const Json& j, const std::string& path, std::vector<FactLine>& out,
     if (scalars) {
       std::vector<std::string> parts;
       for (const auto& e : j) parts.push_back(display_text(e));
-      out.push_back({path, parts.empty() ? "(none)" : join(parts, ", "), ""});
+      out.push_back({path, parts.empty() ? "(none)" : join_nonempty(parts, ", "), ""});
       return;
     }
     for (std::size_t i = 0; i < j.size(); ++i)

@@ -66,8 +66,8 @@ Json probe_binaries(const ProbeContext& ctx, const Json& report) {
         auto picked = pick ? ctx.root.resolve(*pick) : ResolveResult{};
         j["loader_pick"] = picked && *picked.path == j["real_path"].get<std::string>();
         Json files = Json::array();
-        files.push_back(binary_json(ctx, path, true));
-        for (const auto& c : components(ctx, key, path)) files.push_back(binary_json(ctx, c, true));
+        files.push_back(binary_json(ctx, path, true, true));
+        for (const auto& c : components(ctx, key, path)) files.push_back(binary_json(ctx, c, true, true));
         j["files"] = std::move(files);
         libraries.push_back(std::move(j));
       }

@@ -152,6 +152,15 @@ TEST(AnswerCacheEndToEnd, ASecondReportAsksNoLibraryAndGivesTheSameVersions) {
     }
   }
 
+  // --binaries: what the fatbin headers list is remembered too, and equal to a fresh read.
+  auto scanned = run_report("/", 60, {"--binaries"});
+  auto remembered = run_report("/", 60, {"--binaries"});
+  auto fresh_scan = run_report("/", 60, {"--binaries", "--no-cache"});
+  ASSERT_TRUE(scanned.json_ok() && remembered.json_ok() && fresh_scan.json_ok()) << describe(remembered);
+  EXPECT_GT(at(remembered.report, "timings.answer_cache.hits").get<int>(),
+            at(scanned.report, "timings.answer_cache.hits").get<int>());
+  EXPECT_EQ(at(remembered.report, "binaries"), at(fresh_scan.report, "binaries"));
+
   // --no-cache asks every library again.
   auto fresh = run_report("/", 60, {"--no-cache"});
   ASSERT_TRUE(fresh.json_ok()) << describe(fresh);

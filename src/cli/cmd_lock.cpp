@@ -9,7 +9,6 @@
 #include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
 #include "workflow/lock_file.h"
-#include "workflow/report_input.h"
 #include "workflow/stack.h"
 
 namespace cudiag {
@@ -33,13 +32,7 @@ CommandRun setup_lock(CLI::App& app, const GlobalOptions& global) {
       "Write ranges instead of exact pins: the same driver branch, the same major.minor of each library");
   add_pipeline_options(app, args->pipeline);
   return [args, &global] {
-    Json report;
-    if (args->report.empty()) {
-      report = run_pipeline(global, args->pipeline).report;
-    } else {
-      report = workflow::load_report(args->report);
-      diagnose_into(report, global);
-    }
+    Json report = machine_or_saved_report(args->report, global, args->pipeline);
     auto stack = workflow::read_stack(report, kb::active_kb(global));
     workflow::LockWriteOptions options;
     options.loose = args->loose;

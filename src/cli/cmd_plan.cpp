@@ -14,7 +14,6 @@
 #include "core/errors.h"
 #include "kb/knowledge_base.h"
 #include "report/assume.h"
-#include "workflow/report_input.h"
 #include "workflow/stack.h"
 #include "workflow/torch_builds.h"
 #include "workflow/version_spec.h"
@@ -54,9 +53,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
   add_pipeline_options(app, args->pipeline);
   return [args, &global] {
     const auto& kb = kb::active_kb(global);
-    Json before = args->report.empty() ? run_pipeline(global, args->pipeline).report
-                                       : workflow::load_report(args->report);
-    if (!args->report.empty()) diagnose_into(before, global);
+    Json before = machine_or_saved_report(args->report, global, args->pipeline);
     auto stack = workflow::read_stack(before, kb);
     auto current = [&](const std::string& key) {
       const auto* v = stack.find(key);

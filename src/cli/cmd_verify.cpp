@@ -31,13 +31,7 @@ CommandRun setup_verify(CLI::App& app, const GlobalOptions& global) {
   return [args, &global] {
     // The lock first: a bad lock file should not cost a collection.
     auto lock = workflow::parse_lock(workflow::read_input_text(args->lock), args->lock);
-    Json report;
-    if (args->report.empty()) {
-      report = run_pipeline(global, args->pipeline).report;
-    } else {
-      report = workflow::load_report(args->report);
-      diagnose_into(report, global);
-    }
+    Json report = machine_or_saved_report(args->report, global, args->pipeline);
     auto stack = workflow::read_stack(report, kb::active_kb(global));
     auto result = workflow::verify_lock(lock, stack, report);
     if (args->format == "json") {

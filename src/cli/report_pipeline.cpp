@@ -9,6 +9,7 @@
 #include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
+#include "workflow/report_input.h"
 
 namespace cudiag {
 
@@ -16,23 +17,27 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_flag("--no-library-calls", args.no_library_calls,
                "Read CUDA library versions from file names instead of calling each library (faster)");
   app.add_option("--image-digest", args.image_digest,
-                 "The container image's digest (sha256:..., or NAME@sha256:...), recorded in the report's `container` key")
+                 "The container image's digest (sha256:..., or NAME@sha256:...), recorded in the report's "
+                 "`container` key")
       ->check([](const std::string& d) {
         auto why = image_digest_error(d);
         return why.empty() ? why : d + ": " + why;
       });
   app.add_option("--python", args.pythons,
-                 "A Python interpreter or environment directory whose frameworks to inspect (repeatable; read, never run)");
+                 "A Python interpreter or environment directory whose frameworks to inspect (repeatable; "
+                 "read, never run)");
   app.add_flag("--no-frameworks", args.no_frameworks, "Skip the frameworks layer (Python environments)");
   app.add_flag("--binaries", args.binaries,
                "Also read which GPU architectures each CUDA library carries kernels for (fatbin headers; "
                "~0.15 s; check --deep implies it)");
-  app.add_flag("--no-cache", args.no_cache,
-               "Call every CUDA library for its version again instead of reusing the answer remembered for the "
-               "unchanged file (cache: $CUDIAG_CACHE_DIR, else ~/.cache/cudiag)");
-  app.add_option("--assume", args.assumptions,
-                 "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
-                 "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0");
+  app.add_flag(
+      "--no-cache", args.no_cache,
+      "Call every CUDA library for its version again instead of reusing the answer remembered for the "
+      "unchanged file (cache: $CUDIAG_CACHE_DIR, else ~/.cache/cudiag)");
+  app.add_option(
+      "--assume", args.assumptions,
+      "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
+      "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0");
 }
 
 void add_no_collect_option(CLI::App& app, PipelineArgs& args) {
@@ -62,7 +67,8 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.frameworks = !args.no_frameworks;
   options.binaries = args.binaries;
   // A captured machine under --root is a test tree; its answers are not the user's.
-  if (!args.no_cache && FsRoot(global.root).is_real_root()) options.answer_cache_dir = AnswerCache::default_dir();
+  if (!args.no_cache && FsRoot(global.root).is_real_root())
+    options.answer_cache_dir = AnswerCache::default_dir();
   options.error_name = [&global](std::string_view api, long code) -> std::string {
     const auto* e = kb::active_kb(global).error(api, code);
     return e ? e->name : "";
@@ -74,6 +80,14 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
   result.exit_code = diagnose_into(result.report, global);
   return result;
+}
+
+Json machine_or_saved_report(const std::string& report_path, const GlobalOptions& global,
+                             const PipelineArgs& args) {
+  if (report_path.empty()) return run_pipeline(global, args).report;
+  Json report = workflow::load_report(report_path);
+  diagnose_into(report, global);
+  return report;
 }
 
 }  // namespace cudiag

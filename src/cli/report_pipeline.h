@@ -1,10 +1,9 @@
 #pragma once
 // collect -> diagnose, shared by `check`, `report` and the commands built on
 // them. Renderers are applied by each command.
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/command.h"
 #include "core/json.h"
@@ -12,8 +11,8 @@
 namespace cudiag {
 
 struct PipelineArgs {
-  bool no_library_calls = false;  // versions of CUDA libraries from file names only (faster)
-  std::string image_digest;       // recorded in the report's `container` key
+  bool no_library_calls = false;     // versions of CUDA libraries from file names only (faster)
+  std::string image_digest;          // recorded in the report's `container` key
   std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
   bool no_frameworks = false;        // skip the frameworks layer
   bool binaries = false;             // --binaries: the `binaries` key (fatbin architectures of each library)
@@ -35,5 +34,10 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
 // Diagnoses a report (collected or loaded) in place and returns the exit code.
 // Findings of an earlier diagnosis in the report are replaced.
 int diagnose_into(Json& report, const GlobalOptions& global);
+
+// The diagnosed report `lock`, `verify` and `plan` work from: this machine's
+// when `report_path` is empty, else the saved one (`-`: stdin) diagnosed anew.
+Json machine_or_saved_report(const std::string& report_path, const GlobalOptions& global,
+                             const PipelineArgs& args);
 
 }  // namespace cudiag

@@ -10,12 +10,7 @@ namespace {
 
 using render_test::fixture_report;
 
-Json corpus() {
-  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/render/secrets_corpus.json");
-  std::stringstream s;
-  s << in.rdbuf();
-  return Json::parse(s.str());
-}
+Json corpus() { return render_test::secrets_corpus(); }
 
 std::string redact_all(std::string_view text) {
   RedactOptions o;

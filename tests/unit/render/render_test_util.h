@@ -25,6 +25,14 @@ inline Json fixture_report(const std::string& name) {
   return Json::parse(s.str());
 }
 
+// tests/unit/render/secrets_corpus.json: the secrets every format must redact.
+inline Json secrets_corpus() {
+  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/render/secrets_corpus.json");
+  std::stringstream s;
+  s << in.rdbuf();
+  return Json::parse(s.str());
+}
+
 // A file in a fresh temporary directory, removed with the object.
 class TempFile {
  public:

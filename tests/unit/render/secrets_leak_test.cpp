@@ -13,12 +13,7 @@ namespace {
 
 using render_test::fixture_report;
 
-Json corpus() {
-  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/render/secrets_corpus.json");
-  std::stringstream s;
-  s << in.rdbuf();
-  return Json::parse(s.str());
-}
+Json corpus() { return render_test::secrets_corpus(); }
 
 Json fact_of(const std::string& value, const std::string& source) {
   return {{"value", value}, {"source", source}};

@@ -38,7 +38,7 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
     std::vector<workflow::Requirement> requirements;
     for (const auto& r : args->requires_) requirements.push_back(workflow::parse_requirement(r));
     // The kernel test asks whether kernels run; the libraries' architectures say which could.
-    if (args->deep) args->pipeline.binaries = true;
+    if (args->deep) args->pipeline.binaries = args->pipeline.confirm_versions = true;
     auto result = run_pipeline(global, args->pipeline);
     int deep_exit = args->deep ? kernel_test::add_kernel_test(result.report, global) : 0;
     int require_exit = 0;

@@ -34,6 +34,9 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
       "--no-cache", args.no_cache,
       "Call every CUDA library for its version again instead of reusing the answer remembered for the "
       "unchanged file (cache: $CUDIAG_CACHE_DIR, else ~/.cache/cudiag)");
+  app.add_flag("--confirm-versions", args.confirm_versions,
+               "Ask each CUDA library's own version function even where the NVIDIA wheel that installed "
+               "the file (its dist-info RECORD) already says the version (check --deep implies it)");
   app.add_option(
       "--assume", args.assumptions,
       "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
@@ -62,6 +65,7 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
   options.library_calls = !args.no_library_calls;
+  options.confirm_library_versions = args.confirm_versions;
   options.image_digest = args.image_digest;
   options.pythons = args.pythons;
   options.frameworks = !args.no_frameworks;

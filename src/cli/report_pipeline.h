@@ -17,6 +17,7 @@ struct PipelineArgs {
   bool no_frameworks = false;        // skip the frameworks layer
   bool binaries = false;             // --binaries: the `binaries` key (fatbin architectures of each library)
   bool no_cache = false;             // ask every library for its version again
+  bool confirm_versions = false;     // ask each library's own function even where its wheel says the version
   std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
   bool no_collect = false;               // --no-collect: diagnose only the assumptions
 };

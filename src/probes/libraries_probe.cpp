@@ -1,12 +1,21 @@
 // Layer 6, `libraries`: cuDNN, cuBLAS, NCCL, NVRTC, ... — every instance,
 // each with the version its own function reports, and several versions of one
 // library flagged.
+//
+// Where a version comes from, best first: the library's own answer remembered
+// for this unchanged file (core/answer_cache.h); the NVIDIA wheel whose RECORD
+// lists the file (probes/wheel_record.h), unless --confirm-versions asks the
+// library itself; a child that loads the library and calls its function; the
+// file's name.
 #include <optional>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "core/fact.h"
 #include "probes/layer_probe.h"
 #include "probes/library_catalog.h"
+#include "probes/wheel_record.h"
 
 namespace cudiag {
 namespace {
@@ -17,15 +26,19 @@ class LibrariesProbe : public LayerProbe {
   const char* layer() const override { return "libraries"; }
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
+    WheelRecordIndex wheels(ctx.root);
     for (const auto& kind : library_catalog()) {
-      Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}, {}};
+      Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}, {}, {}};
       for (const auto& inst : e.instances) {
         bool call = options_.library_calls && inst.error.empty();
         auto host = ctx.root.host_path(inst.real_path);
         std::optional<Json> known =
             call && ctx.answers ? ctx.answers->find(cache_what(kind), host) : std::nullopt;
+        std::optional<WheelVersion> wheel;
+        if (call && !known && !options_.confirm_library_versions) wheel = wheel_version(wheels, kind, inst);
         e.remembered.push_back(known.value_or(Json()));
-        e.tickets.push_back(call && !known ? batch.add("library", {kind.key, host}) : kNone);
+        e.wheel.push_back(wheel);
+        e.tickets.push_back(call && !known && !wheel ? batch.add("library", {kind.key, host}) : kNone);
       }
       entries_.push_back(std::move(e));
     }
@@ -60,6 +73,13 @@ class LibrariesProbe : public LayerProbe {
             // The same call's answer on this unchanged file, made at this time.
             if (answer.contains("answered_at")) j["version"]["answered_at"] = answer["answered_at"];
           }
+        } else if (e.wheel[i]) {
+          const auto& w = *e.wheel[i];
+          j["version"] = fact(w.version, file_source(w.owner.record_path));
+          j["version"]["via"] = fmt::format(
+              "wheel {} {}: its RECORD lists this file's {} ({}, the precision of {}; --confirm-versions "
+              "asks the library itself)",
+              w.owner.distribution, w.owner.version, w.owner.matched_by, w.version, e.kind->calls.front().symbol);
         } else if (!inst.file_version.empty()) {
           j["version"] = fact(inst.file_version, file_source(inst.real_path));
         } else {
@@ -80,12 +100,26 @@ class LibrariesProbe : public LayerProbe {
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct WheelVersion {
+    WheelOwner owner;
+    std::string version;  // the owner's version at the precision of the library's own function
+  };
   struct Entry {
     const LibraryKind* kind;
     std::vector<LibraryInstance> instances;
     std::vector<std::size_t> tickets;
-    std::vector<Json> remembered;  // a cached answer, or null
+    std::vector<Json> remembered;                   // a cached answer, or null
+    std::vector<std::optional<WheelVersion>> wheel;  // the installing wheel's version, when used
   };
+  static std::optional<WheelVersion> wheel_version(const WheelRecordIndex& wheels, const LibraryKind& kind,
+                                                   const LibraryInstance& inst) {
+    if (kind.wheel_version_components == 0) return std::nullopt;
+    auto owner = wheels.owner_of(inst.real_path);
+    if (!owner) return std::nullopt;
+    auto version = leading_components(owner->version, kind.wheel_version_components);
+    if (version.empty()) return std::nullopt;
+    return WheelVersion{std::move(*owner), std::move(version)};
+  }
   static std::string cache_what(const LibraryKind& kind) { return std::string("library ") + kind.key; }
   const CollectOptions& options_;
   std::vector<Entry> entries_;

@@ -24,18 +24,18 @@ constexpr std::array<VersionCall, 1> kCupti{{{"cuptiGetVersion", K::kUint32Out}}
 constexpr std::array<VersionCall, 1> kTensorRt{{{"getInferLibVersion", K::kIntNoArg}}};
 
 constexpr std::array<LibraryKind, 12> kCatalog{{
-    {"cudnn", "cuDNN", "libcudnn.so", kCudnn},
-    {"cublas", "cuBLAS", "libcublas.so", kCublas},
-    {"cublaslt", "cuBLASLt", "libcublasLt.so", kCublasLt},
-    {"nccl", "NCCL", "libnccl.so", kNccl},
-    {"nvrtc", "NVRTC", "libnvrtc.so", kNvrtc},
-    {"nvjitlink", "nvJitLink", "libnvJitLink.so", kNvJitLink},
-    {"cufft", "cuFFT", "libcufft.so", kCufft},
-    {"cusparse", "cuSPARSE", "libcusparse.so", kCusparse},
-    {"cusolver", "cuSOLVER", "libcusolver.so", kCusolver},
-    {"curand", "cuRAND", "libcurand.so", kCurand},
-    {"cupti", "CUPTI", "libcupti.so", kCupti},
-    {"tensorrt", "TensorRT", "libnvinfer.so", kTensorRt},
+    {"cudnn", "cuDNN", "libcudnn.so", kCudnn, 3},
+    {"cublas", "cuBLAS", "libcublas.so", kCublas, 3},
+    {"cublaslt", "cuBLASLt", "libcublasLt.so", kCublasLt, 3},
+    {"nccl", "NCCL", "libnccl.so", kNccl, 3},
+    {"nvrtc", "NVRTC", "libnvrtc.so", kNvrtc, 2},
+    {"nvjitlink", "nvJitLink", "libnvJitLink.so", kNvJitLink, 2},
+    {"cufft", "cuFFT", "libcufft.so", kCufft, 3},
+    {"cusparse", "cuSPARSE", "libcusparse.so", kCusparse, 3},
+    {"cusolver", "cuSOLVER", "libcusolver.so", kCusolver, 3},
+    {"curand", "cuRAND", "libcurand.so", kCurand, 3},
+    {"cupti", "CUPTI", "libcupti.so", kCupti, 0},
+    {"tensorrt", "TensorRT", "libnvinfer.so", kTensorRt, 0},
 }};
 
 // major*scale_major + minor*100 + patch, the encoding of cuDNN >= 9, NCCL >= 2.9,

@@ -29,6 +29,13 @@ struct LibraryKind {
   const char* display;      // "cuDNN"
   const char* file_prefix;  // "libcudnn.so"
   std::span<const VersionCall> calls;
+  // How many leading components of the NVIDIA wheel's version the version
+  // function reports: cuBLAS 13.1.0 from nvidia-cublas 13.1.0.3 (3), NVRTC
+  // 13.0 from nvidia-cuda-nvrtc 13.0.88 (2). 0: the function reports something
+  // a wheel's version does not say (CUPTI's API number), so it must be asked.
+  // tests/unit/collect/wheel_versions_test.cpp checks each against the real
+  // libraries' own answers.
+  int wheel_version_components = 0;
 };
 
 std::span<const LibraryKind> library_catalog();

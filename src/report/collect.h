@@ -22,6 +22,9 @@ struct CollectOptions {
   std::string root = "/";
   std::chrono::milliseconds child_timeout{10000};
   bool library_calls = true;  // false: versions from file names only, no child per library
+  // true (--confirm-versions, check --deep): ask each library's own function even where the
+  // NVIDIA wheel that installed the file already says its version.
+  bool confirm_library_versions = false;
   ErrorNamer error_name;
   std::string image_digest;  // --image-digest: the container image's digest, which only the caller knows
   std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer

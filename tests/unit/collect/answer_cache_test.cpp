@@ -129,7 +129,9 @@ TEST(AnswerCacheEndToEnd, ASecondReportAsksNoLibraryAndGivesTheSameVersions) {
   fs::remove_all(cache_dir);
   ::setenv("CUDIAG_CACHE_DIR", cache_dir.c_str(), 1);
 
-  auto first = run_report("/", 60);
+  // --confirm-versions: every library is asked, even those whose NVIDIA wheel
+  // says the version; a remembered answer then wins over the wheel's.
+  auto first = run_report("/", 60, {"--confirm-versions"});
   ASSERT_TRUE(first.json_ok()) << describe(first);
   auto asked = library_children(first.report);
   ASSERT_FALSE(asked.empty()) << at(first.report, "timings").dump(1);
@@ -162,7 +164,7 @@ TEST(AnswerCacheEndToEnd, ASecondReportAsksNoLibraryAndGivesTheSameVersions) {
   EXPECT_EQ(at(remembered.report, "binaries"), at(fresh_scan.report, "binaries"));
 
   // --no-cache asks every library again.
-  auto fresh = run_report("/", 60, {"--no-cache"});
+  auto fresh = run_report("/", 60, {"--no-cache", "--confirm-versions"});
   ASSERT_TRUE(fresh.json_ok()) << describe(fresh);
   EXPECT_EQ(library_children(fresh.report).size(), asked.size());
   fs::remove_all(cache_dir);

@@ -2,11 +2,13 @@
 # deploy/nhc/cudiag.nhc under a harness of our own: LBNL NHC is neither in Debian 12 nor on
 # PyPI, so `die` here is a double that records what NHC's die would (its status and message),
 # following NHC's contract (https://github.com/mej/nhc, README "Writing Checks").
-# This machine (no GPU) fails with the Slurm health check's message; a healthy fixture passes.
-# Usage: nhc_check_test.sh CUDIAG SOURCE_DIR
+# This machine (no GPU) fails with the Slurm health check's message; a healthy machine (the
+# dgx-h100 fixture with the driver doubles, tests/fleet/healthy_machine.py) passes.
+# Usage: nhc_check_test.sh CUDIAG SOURCE_DIR DOUBLES_DIR
 set -euo pipefail
 cudiag=$1
 src=$2
+doubles=$3
 . "$src/tests/fleet/lib.sh"
 need python3
 
@@ -22,7 +24,7 @@ r = json.loads(sys.stdin.read())
 first = r.get("first_failing_layer") or ""
 errs = [f for f in r["findings"] if f["severity"] == "error"]
 mine = [f for f in errs if f["layer"] == first] or errs
-print(f"cudiag: {first or \"unknown\"}: {mine[0][\"id\"]}" if errs else "")' <<<"$report")
+print("cudiag: %s: %s" % (first or "unknown", mine[0]["id"]) if errs else "")' <<<"$report")
 [ -n "$expected" ] || fail "this machine has no error finding (no GPU here?)"
 
 set +e
@@ -33,10 +35,13 @@ set -e
 [ "$died" = "1|$expected" ] || fail "die was called with '$died', not '1|$expected'"
 ok "this machine: die 1 \"$expected\""
 
+d=$(mktemp -d -t cudiag-nhc.XXXXXX)
+trap 'rm -rf "$d"' EXIT
+python3 "$src/tests/fleet/healthy_machine.py" "$doubles" "$src/tests/fixtures/machines/dgx-h100" "$d/healthy"
 died=""
-check_cudiag --root "$src/tests/fixtures/machines/dgx-h100" --timeout 5 || fail "check_cudiag failed on the healthy fixture: $died"
-[ -z "$died" ] || fail "die called on the healthy fixture: $died"
-ok "healthy fixture: check_cudiag returns 0"
+check_cudiag --root "$d/healthy" --timeout 5 || fail "check_cudiag failed on the healthy machine: $died"
+[ -z "$died" ] || fail "die called on the healthy machine: $died"
+ok "healthy machine: check_cudiag returns 0"
 
 died=""
 CUDIAG=/nonexistent/cudiag check_cudiag && fail "check_cudiag passed without a cudiag binary"

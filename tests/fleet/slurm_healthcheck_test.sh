@@ -3,13 +3,15 @@
 # slurmd, slurm-client, munge) on localhost, started and stopped here on free ports:
 #   1. this machine (no GPU): the health check drains the node with Reason
 #      "cudiag: <first failing layer>: <finding id>", as `cudiag check --format json` names them;
-#   2. a healthy machine (the fixture tests/fixtures/machines/dgx-h100 through --root): it resumes;
+#   2. a healthy machine (--root: the fixture dgx-h100 with the driver doubles, tests/fleet/healthy_machine.py,
+#      since no GPU can exist here): it resumes;
 #   3. a node drained by a person stays drained, even with a healthy stack.
 # Needs root (slurmd runs the health check as root) and munged (started if not running).
-# Usage: slurm_healthcheck_test.sh CUDIAG SOURCE_DIR
+# Usage: slurm_healthcheck_test.sh CUDIAG SOURCE_DIR DOUBLES_DIR
 set -euo pipefail
 cudiag=$1
 src=$2
+doubles=$3
 . "$src/tests/fleet/lib.sh"
 need slurmctld slurmd scontrol sinfo munge unmunge munged python3
 [ "$(id -u)" = 0 ] || fail "needs root: slurmd runs HealthCheckProgram as root"
@@ -43,11 +45,12 @@ r = json.load(open(sys.argv[1]))
 first = r.get("first_failing_layer") or ""
 errs = [f for f in r["findings"] if f["severity"] == "error"]
 mine = [f for f in errs if f["layer"] == first] or errs
-print(f"cudiag: {first or \"unknown\"}: {mine[0][\"id\"]}" if errs else "")' "$d/report.json")
+print("cudiag: %s: %s" % (first or "unknown", mine[0]["id"]) if errs else "")' "$d/report.json")
 [ -n "$expected" ] || fail "this machine has no error finding; the drain test needs one (no GPU here?)"
-healthy_root=$src/tests/fixtures/machines/dgx-h100
+healthy_root=$d/healthy
+python3 "$src/tests/fleet/healthy_machine.py" "$doubles" "$src/tests/fixtures/machines/dgx-h100" "$healthy_root"
 "$cudiag" --root "$healthy_root" --timeout 5 check --no-frameworks >/dev/null ||
-  fail "the fixture $healthy_root is not healthy (cudiag check exits non-zero)"
+  fail "the machine $healthy_root is not healthy (cudiag check exits non-zero)"
 
 # slurmd runs the health check with its own environment; this wrapper gives it the test's
 # SLURM_CONF and, while $d/HEALTHY exists, the healthy fixture as cudiag's root.
@@ -88,7 +91,7 @@ NodeName=localhost CPUs=$(nproc) RealMemory=500 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
 
-if ! munge -n </dev/null | unmunge >/dev/null 2>&1; then
+if ! munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then
   install -d -o munge -g munge -m 0755 /run/munge
   runuser -u munge -- /usr/sbin/munged
   started_munge=1

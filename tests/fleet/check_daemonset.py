@@ -20,6 +20,8 @@ expect(ds["kind"] == "DaemonSet", "not a DaemonSet")
 expect(spec.get("nodeSelector") or spec.get("affinity"), "no node selector: it would run on every node")
 expect(any(t.get("key") == "nvidia.com/gpu" for t in spec.get("tolerations", [])), "no nvidia.com/gpu toleration")
 (c,) = spec["containers"]
+env = {e["name"]: e.get("value") for e in c.get("env", [])}
+expect(env.get("NVIDIA_VISIBLE_DEVICES") == "all", "no NVIDIA_VISIBLE_DEVICES=all: libcuda could not open /dev/nvidia*")
 sc = c.get("securityContext", {})
 expect(sc.get("readOnlyRootFilesystem") is True, "root filesystem not read-only")
 expect(sc.get("allowPrivilegeEscalation") is False, "privilege escalation allowed")

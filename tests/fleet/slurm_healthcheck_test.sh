@@ -97,6 +97,7 @@ if ! munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then
   started_munge=1
   wait_for 5 sh -c 'munge -n </dev/null | unmunge' || fail "munged did not start"
 fi
+t0=$SECONDS
 /usr/sbin/slurmctld -c
 wait_for 10 sh -c 'scontrol ping | grep -q UP' || fail "slurmctld did not start: $(cat "$d/log/slurmctld.log")"
 /usr/sbin/slurmd -N localhost
@@ -104,11 +105,12 @@ wait_for 10 sh -c 'scontrol ping | grep -q UP' || fail "slurmctld did not start:
 node() { sinfo -h -N -n localhost -o '%T|%E' | head -n 1; }
 wait_for 20 sh -c "sinfo -h -N -n localhost -o '%T|%E' | grep -qxF 'drained|$expected'" ||
   fail "not drained with '$expected': $(node); $(grep -i health "$d/log/slurmd.log" | tail -3)"
-ok "drained: $(node)"
+ok "drained $((SECONDS - t0)) s after start: $(node)"
 
 touch "$d/HEALTHY"
+t1=$SECONDS
 wait_for 20 sh -c "sinfo -h -N -n localhost -o '%T' | grep -qx idle" || fail "not resumed: $(node)"
-ok "resumed once the stack is healthy: $(node)"
+ok "resumed $((SECONDS - t1)) s after the stack became healthy: $(node)"
 
 # A person's drain: the healthy check must leave it alone.
 scontrol update NodeName=localhost State=DRAIN Reason="maintenance by ops"

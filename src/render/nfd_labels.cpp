@@ -26,7 +26,8 @@ bool is_dns_subdomain(std::string_view s) {
     auto part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     if (part.empty() || part.size() > 63 || part.front() == '-' || part.back() == '-') return false;
     for (char c : part) {
-      if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'))
+      if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+            c == '-'))
         return false;
     }
     if (dot == std::string_view::npos) return true;

@@ -53,7 +53,8 @@ struct Lines {
 };
 
 std::string render_nfd(const Json& report, const RenderOptions&) {
-  const Json& fleet = report.contains("fleet") && report["fleet"].is_object() ? report["fleet"] : Json::object();
+  const Json& fleet =
+      report.contains("fleet") && report["fleet"].is_object() ? report["fleet"] : Json::object();
   const Json& stack = fleet.contains("stack") && fleet["stack"].is_object() ? fleet["stack"] : Json::object();
   const Json& tool = report.contains("tool") ? report["tool"] : Json::object();
 

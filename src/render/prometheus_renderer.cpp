@@ -71,7 +71,8 @@ int status_value(const std::string& status) {
 }
 
 std::string render_prometheus(const Json& report, const RenderOptions&) {
-  const Json& fleet = report.contains("fleet") && report["fleet"].is_object() ? report["fleet"] : Json::object();
+  const Json& fleet =
+      report.contains("fleet") && report["fleet"].is_object() ? report["fleet"] : Json::object();
   std::deque<Family> out;  // deque: references stay valid as families are added
   auto family = [&out](std::string name, std::string help) -> Family& {
     out.push_back(Family{std::move(name), std::move(help), {}, {}});
@@ -79,16 +80,21 @@ std::string render_prometheus(const Json& report, const RenderOptions&) {
   };
 
   const Json& tool = report.contains("tool") ? report["tool"] : Json::object();
-  family("cudiag_build_info", "A metric with a constant '1' value labeled by the version and commit of the cudiag that wrote this file.")
+  family("cudiag_build_info",
+         "A metric with a constant '1' value labeled by the version and commit of the cudiag that wrote this "
+         "file.")
       .add({{"version", str(tool, "version")}, {"commit", str(tool, "git_commit")}}, 1);
 
-  auto& layers = family("cudiag_layer_status",
-                        "Status of each diagnosis layer: 0 ok, 1 warning, 2 error, 3 unknown (not collected).");
+  auto& layers =
+      family("cudiag_layer_status",
+             "Status of each diagnosis layer: 0 ok, 1 warning, 2 error, 3 unknown (not collected).");
   for (const auto& v : layer_views(report)) layers.add({{"layer", v.name}}, status_value(v.status));
 
-  auto& first = family("cudiag_first_failing_layer_info",
-                       "A metric with a constant '1' value labeled by the first layer with an error finding.");
-  if (!str(report, "first_failing_layer").empty()) first.add({{"layer", str(report, "first_failing_layer")}}, 1);
+  auto& first =
+      family("cudiag_first_failing_layer_info",
+             "A metric with a constant '1' value labeled by the first layer with an error finding.");
+  if (!str(report, "first_failing_layer").empty())
+    first.add({{"layer", str(report, "first_failing_layer")}}, 1);
 
   auto& findings = family("cudiag_finding", "One series with value 1 per finding of the diagnosis.");
   std::map<std::string, int> by_severity{{"error", 0}, {"warning", 0}, {"info", 0}};
@@ -102,14 +108,16 @@ std::string render_prometheus(const Json& report, const RenderOptions&) {
 
   if (fleet.contains("stack") && fleet["stack"].is_object()) {
     Labels labels;
-    for (const auto& [k, v] : fleet["stack"].items()) labels.emplace_back(k, v.is_string() ? v.get<std::string>() : "");
+    for (const auto& [k, v] : fleet["stack"].items())
+      labels.emplace_back(k, v.is_string() ? v.get<std::string>() : "");
     family("cudiag_stack_info",
            "A metric with a constant '1' value labeled by the versions of the node's NVIDIA stack "
            "(several values of one component are joined with commas).")
         .add(labels, 1);
   }
   if (fleet.contains("gpus") && fleet["gpus"].is_array()) {
-    auto& gpu = family("cudiag_gpu_info", "A metric with a constant '1' value labeled by each NVIDIA GPU the report saw.");
+    auto& gpu = family("cudiag_gpu_info",
+                       "A metric with a constant '1' value labeled by each NVIDIA GPU the report saw.");
     for (const auto& g : fleet["gpus"]) {
       gpu.add({{"index", g.is_object() && g.contains("index") && g["index"].is_number_integer()
                              ? std::to_string(g["index"].get<int>())
@@ -126,7 +134,8 @@ std::string render_prometheus(const Json& report, const RenderOptions&) {
         .add({}, static_cast<double>(fleet["gpus"].size()));
   }
   if (fleet.contains("kernel_test") && fleet["kernel_test"].is_boolean()) {
-    family("cudiag_kernel_test_success", "1 when the real kernel test (check --deep) passed, 0 when it failed.")
+    family("cudiag_kernel_test_success",
+           "1 when the real kernel test (check --deep) passed, 0 when it failed.")
         .add({}, fleet["kernel_test"].get<bool>() ? 1 : 0);
   }
   if (fleet.contains("collect_seconds") && fleet["collect_seconds"].is_number()) {

@@ -48,9 +48,9 @@ std::string text_of(const Json& node) {
 // the rendered report drops it unless --include-identity).
 std::string uuid_for(const Json& report, const std::string& bus) {
   if (bus.empty()) return "";
-  for (const auto& [layer, list, key] : {std::tuple{"kernel_driver", "gpus", "bus_id"},
-                                         std::tuple{"nvml", "gpus", "pci_bus_id"},
-                                         std::tuple{"driver_api", "devices", "pci_bus_id"}}) {
+  for (const auto& [layer, list, key] :
+       {std::tuple{"kernel_driver", "gpus", "bus_id"}, std::tuple{"nvml", "gpus", "pci_bus_id"},
+        std::tuple{"driver_api", "devices", "pci_bus_id"}}) {
     const Json& gpus = rules::value_at(report, std::string(layer) + "." + list);
     if (!gpus.is_array()) continue;
     for (const auto& g : gpus) {

@@ -45,7 +45,7 @@ TEST(FleetView, StackGpusAndNewestRuntimeComeFromTheReportAndTheKnowledgeBase) {
   EXPECT_EQ(v["gpus"][0]["sm"], "sm_80");
   EXPECT_EQ(v["gpus"][0]["architecture"], "Ampere");
   EXPECT_EQ(v["newest_cuda_runtime"], "12.2");
-  EXPECT_EQ(v["torch_cuda_variant"], "cu121");  // the newest PyTorch CUDA build a 12.2 driver serves
+  EXPECT_EQ(v["torch_cuda_variant"], "cu121");    // the newest PyTorch CUDA build a 12.2 driver serves
   EXPECT_EQ(v["collected_at_unix"], 1796119200);  // 2026-12-01T10:00:00Z
   EXPECT_DOUBLE_EQ(v["collect_seconds"].get<double>(), 0.0415);
   EXPECT_FALSE(v.contains("kernel_test"));  // not run
@@ -66,12 +66,14 @@ TEST(PrometheusFormat, MetricsOfTheReport) {
   EXPECT_TRUE(has_line(out, "cudiag_layer_status{layer=\"kernel_test\"} 3")) << out;  // not collected
   EXPECT_TRUE(has_line(out, "cudiag_first_failing_layer_info{layer=\"cuda_runtime\"} 1")) << out;
   EXPECT_TRUE(has_line(
-      out, "cudiag_finding{id=\"cuda_runtime.needs_newer_driver\",layer=\"cuda_runtime\",severity=\"error\"} 1"))
+      out,
+      "cudiag_finding{id=\"cuda_runtime.needs_newer_driver\",layer=\"cuda_runtime\",severity=\"error\"} 1"))
       << out;
   EXPECT_TRUE(has_line(out, "cudiag_gpus 2")) << out;
   EXPECT_TRUE(has_line(out, "cudiag_last_run_timestamp_seconds 1796119200")) << out;
   EXPECT_TRUE(has_line(out, "cudiag_collect_duration_seconds 0.0415")) << out;
-  EXPECT_NE(out.find("cudiag_stack_info{driver=\"535.104.05\",cuda_driver=\"12.2\""), std::string::npos) << out;
+  EXPECT_NE(out.find("cudiag_stack_info{driver=\"535.104.05\",cuda_driver=\"12.2\""), std::string::npos)
+      << out;
   EXPECT_NE(out.find("cudnn=\"9.1.0\""), std::string::npos) << out;
   EXPECT_NE(out.find("cudiag_gpu_info{index=\"0\",name=\"NVIDIA A100-SXM4-80GB\",compute_capability=\"8.0\""),
             std::string::npos)
@@ -112,8 +114,9 @@ TEST(PrometheusFormat, GpuUuidOnlyWithIncludeIdentity) {
   EXPECT_EQ(render_report(report, "prometheus", RenderOptions{}).find("uuid="), std::string::npos);
   RenderOptions with;
   with.include_identity = true;
-  EXPECT_NE(render_report(report, "prometheus", with).find("uuid=\"GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01\""),
-            std::string::npos);
+  EXPECT_NE(
+      render_report(report, "prometheus", with).find("uuid=\"GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01\""),
+      std::string::npos);
 }
 
 TEST(NfdFormat, LabelsOfTheReportAfterAnExpiry) {
@@ -121,13 +124,13 @@ TEST(NfdFormat, LabelsOfTheReportAfterAnExpiry) {
   auto lines = lines_of(out);
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[1], "# +expiry-time=2026-12-01T11:00:00Z");  // collected_at + 1 h
-  for (const char* l : {"cudiag.dev/healthy=false", "cudiag.dev/first-failing-layer=cuda_runtime",
-                        "cudiag.dev/driver_api.ok=true", "cudiag.dev/cuda_runtime.ok=false",
-                        "cudiag.dev/libraries.ok=true", "cudiag.dev/driver.full=535.104.05",
-                        "cudiag.dev/driver.major=535", "cudiag.dev/driver.minor=104", "cudiag.dev/driver.revision=05",
-                        "cudiag.dev/driver.cuda=12.2", "cudiag.dev/cuda-runtime.newest=12.2",
-                        "cudiag.dev/torch.cuda-variant.newest=cu121", "cudiag.dev/gpu.sm_80=true",
-                        "cudiag.dev/gpu.count=2", "cudiag.dev/gpu.family=ampere"}) {
+  for (const char* l :
+       {"cudiag.dev/healthy=false", "cudiag.dev/first-failing-layer=cuda_runtime",
+        "cudiag.dev/driver_api.ok=true", "cudiag.dev/cuda_runtime.ok=false", "cudiag.dev/libraries.ok=true",
+        "cudiag.dev/driver.full=535.104.05", "cudiag.dev/driver.major=535", "cudiag.dev/driver.minor=104",
+        "cudiag.dev/driver.revision=05", "cudiag.dev/driver.cuda=12.2", "cudiag.dev/cuda-runtime.newest=12.2",
+        "cudiag.dev/torch.cuda-variant.newest=cu121", "cudiag.dev/gpu.sm_80=true", "cudiag.dev/gpu.count=2",
+        "cudiag.dev/gpu.family=ampere"}) {
     EXPECT_TRUE(has_line(out, l)) << l << "\n" << out;
   }
   EXPECT_EQ(out.find("kernel_test.ok"), std::string::npos) << "not collected: no label";
@@ -150,8 +153,8 @@ TEST(NfdFormat, WithoutACollectionTimeNoLabels) {
 TEST(NfdLabels, NamesAndValuesFollowNfdMastersRules) {
   EXPECT_TRUE(is_nfd_feature_name("cudiag.dev/driver.full"));
   EXPECT_TRUE(is_nfd_feature_name("cudiag.dev/kernel_driver.ok"));
-  EXPECT_FALSE(is_nfd_feature_name("driver.full"));                          // no namespace
-  EXPECT_FALSE(is_nfd_feature_name("feature.node.kubernetes.io/x"));         // *.kubernetes.io
+  EXPECT_FALSE(is_nfd_feature_name("driver.full"));                   // no namespace
+  EXPECT_FALSE(is_nfd_feature_name("feature.node.kubernetes.io/x"));  // *.kubernetes.io
   EXPECT_FALSE(is_nfd_feature_name("kubernetes.io/x"));
   EXPECT_FALSE(is_nfd_feature_name("cudiag.dev/" + std::string(64, 'a')));  // name over 63
   EXPECT_FALSE(is_nfd_feature_name("cudiag.dev/-x"));

@@ -127,7 +127,10 @@ Json fleet_view(const Json& report, const kb::KnowledgeBase& kb) {
       out["torch_cuda_variant"] = fmt::format("cu{}{}", t->major(), t->minor());
   }
   if (auto kt = kernel_test_passed(report)) out["kernel_test"] = *kt;
-  if (auto t = unix_time(report.value("collected_at", ""))) out["collected_at_unix"] = *t;
+  // A saved report given to `analyze` may carry anything there.
+  const Json& at = rules::value_at(report, "collected_at");
+  if (auto t = at.is_string() ? unix_time(at.get<std::string>()) : std::nullopt)
+    out["collected_at_unix"] = *t;
   const Json& total = rules::value_at(report, "timings.total_ms");
   if (total.is_number()) out["collect_seconds"] = total.get<double>() / 1000.0;
   return out;

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "../run_cudiag.h"
 #include "kb/knowledge_base.h"
 #include "render/nfd_labels.h"
 #include "render/render.h"
@@ -148,6 +149,20 @@ TEST(NfdFormat, WithoutACollectionTimeNoLabels) {
   report["fleet"].erase("collected_at_unix");
   auto out = render_report(report, "nfd", RenderOptions{});
   EXPECT_EQ(out.find("cudiag.dev/"), std::string::npos) << out;
+}
+
+// `analyze` hands the fleet formats whatever a saved report holds.
+TEST(FleetFormats, PartialOrOddReportsAreRenderedNotAnInternalError) {
+  for (const char* text :
+       {R"({"schema": "cudiag.report/1", "host": {}})",
+        R"({"schema": "cudiag.report/1", "tool": "cudiag 0.1", "collected_at": 5, "root": 7})",
+        R"({"schema": "cudiag.report/1", "collected_at": "yesterday", "timings": {"total_ms": "x"}})"}) {
+    render_test::TempFile file("r.json", text);
+    for (const char* format : {"prometheus", "nfd"}) {
+      auto r = test_run::run_cudiag(std::string("analyze --format ") + format + " " + file.path());
+      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << format << " " << text << "\n" << r.out << r.err;
+    }
+  }
 }
 
 TEST(NfdLabels, NamesAndValuesFollowNfdMastersRules) {

@@ -32,6 +32,9 @@ packages=(
   # The frameworks tests: a real (CPU-only) PyTorch and venvs for real nvidia-* wheels.
   python3-torch python3-venv
   chromium fonts-dejavu-core
+  # Fleet tests (tests/fleet/, docs/fleet.md): the real Prometheus, promtool, node_exporter and a
+  # one-node Slurm with munge; no recommends keeps the Slurm install to ~3 MB.
+  prometheus prometheus-node-exporter slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -56,4 +59,10 @@ sys.exit(0 if s and any(os.path.isfile(os.path.join(p, "cu13", "bin", "cuobjdump
 if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c "$has_wheel_cuobjdump" >/dev/null 2>&1; then
   PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check nvidia-cuda-cuobjdump || \
     echo "install-deps.sh: nvidia-cuda-cuobjdump not installed; the cuobjdump comparison test will skip" >&2
+fi
+
+# kubernetes-validate (tests/fleet/kubernetes_test.sh): Kubernetes JSON schemas bundled, so
+# deploy/kubernetes/ validates offline (no cluster, no kubeconform in Debian 12). Pinned.
+if ! command -v kubernetes-validate >/dev/null 2>&1; then
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check kubernetes-validate==1.37.0
 fi

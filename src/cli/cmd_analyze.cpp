@@ -10,6 +10,7 @@
 #include "kb/knowledge_base.h"
 #include "render/render.h"
 #include "report/assume.h"
+#include "workflow/fleet_view.h"
 #include "workflow/report_input.h"
 
 namespace cudiag {
@@ -36,6 +37,7 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
     Json report = workflow::load_report(args->path);
     apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
+    workflow::add_fleet_view_for(report, args->format, kb::active_kb(global));
     auto text = render_report(report, args->format,
                               render_options(global, args->output.empty(), args->include_identity));
     if (args->output.empty()) {

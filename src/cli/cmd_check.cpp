@@ -10,6 +10,7 @@
 #include "kernel_test/deep_check.h"
 #include "render/render.h"
 #include "workflow/requirements.h"
+#include "workflow/fleet_view.h"
 
 namespace cudiag {
 namespace {
@@ -48,6 +49,7 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
       result.report["requirements"] = workflow::requirements_to_json(results);
       for (const auto& r : results) require_exit = r.satisfied ? require_exit : 1;
     }
+    workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));
     bool to_stdout = args->output.empty();
     std::string text =
         render_report(result.report, args->format, render_options(global, to_stdout, args->include_identity));

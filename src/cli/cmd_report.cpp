@@ -4,7 +4,9 @@
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
 #include "core/atomic_file.h"
+#include "kb/knowledge_base.h"
 #include "render/render.h"
+#include "workflow/fleet_view.h"
 
 namespace cudiag {
 namespace {
@@ -25,6 +27,7 @@ CommandRun setup_report(CLI::App& app, const GlobalOptions& global) {
   add_identity_flag(app, args->include_identity);
   return [args, &global] {
     auto result = run_pipeline(global, args->pipeline);
+    workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));
     auto text = render_report(result.report, args->format, render_options(global, args->output.empty(), args->include_identity));
     if (args->output.empty()) {
       std::cout << text;

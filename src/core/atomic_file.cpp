@@ -14,7 +14,12 @@
 namespace cudiag {
 
 void write_file_atomically(const std::string& path, std::string_view content) {
-  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  // A dot-file in the target's directory: rename(2) stays on one filesystem, and
+  // directory watchers skip it — NFD ignores dot-files in features.d, and
+  // node_exporter's textfile collector reads only *.prom.
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  std::string tmp = fmt::format("{}.{}.tmp.{}", dir, path.substr(dir.size()), ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw InputError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
   std::size_t done = 0;

@@ -9,7 +9,9 @@
 #include "core/fact.h"
 #include "core/text_wrap.h"
 #include "render/text_summary.h"
-#include "rules/finding.h"
+#include "model/derived.h"
+#include "model/layers.h"
+#include "model/report_path.h"
 
 namespace cudiag {
 
@@ -80,20 +82,28 @@ std::string gpu_line(const Json& r) {
   return join_nonempty(parts, ", ");
 }
 
+// The host driver as the rules saw it (the report model's derived view): the
+// kernel module, the user-space libcuda when it differs or stands alone, a
+// forward-compat libcuda, and the CUDA version the driver supports.
 std::string host_driver_line(const Json& r) {
-  auto module = fact_text(r, "kernel_driver.version");
-  auto cuda = fact_text(r, "nvml.cuda_driver_version");
-  if (cuda.empty()) cuda = fact_text(r, "driver_api.cuda_driver_version");
-  auto libcuda = fact_text(r, "driver_api.library_version");
-  std::string supports = cuda.empty() ? "" : "supports CUDA " + cuda;
-  if (module.empty()) {
-    // Only the user-space library answered; say so rather than credit a driver that is not loaded.
-    if (libcuda.empty()) return "no NVIDIA kernel module loaded";
-    return fmt::format("no NVIDIA kernel module loaded · user-space libcuda {}{}", libcuda,
-                       cuda.empty() ? "" : " (" + supports + ")");
+  auto d = model::host_driver_of(r);
+  auto text = [](const std::optional<Version>& v) { return v ? v->text() : std::string(); };
+  std::string supports = d.cuda ? "supports CUDA " + d.cuda->text() : "";
+  if (d.cuda && d.cuda_fact.empty()) supports += " (knowledge base)";
+  std::string libcuda = text(d.user_space);
+  std::string libcuda_kind = d.forward_compat ? "forward-compat libcuda " : "user-space libcuda ";
+  if (!d.kernel_module) {
+    // Only the user-space driver answered; say so rather than credit a driver that is not loaded.
+    if (libcuda.empty()) {
+      if (d.nvml) return join_nonempty({"no NVIDIA kernel module loaded", "NVML " + d.nvml->text(), supports}, " · ");
+      return "no NVIDIA kernel module loaded";
+    }
+    return fmt::format("no NVIDIA kernel module loaded · {}{}{}", libcuda_kind, libcuda,
+                       supports.empty() ? "" : " (" + supports + ")");
   }
-  std::vector<std::string> parts = {"kernel module " + module, supports};
-  if (!libcuda.empty() && libcuda != module) parts.push_back("user-space libcuda " + libcuda);
+  std::vector<std::string> parts = {"kernel module " + d.kernel_module->text(), supports};
+  if (!libcuda.empty() && (d.forward_compat || *d.user_space != *d.kernel_module))
+    parts.push_back(libcuda_kind + libcuda);
   return join_nonempty(parts, " · ");
 }
 

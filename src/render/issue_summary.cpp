@@ -10,6 +10,7 @@
 #include "core/text_wrap.h"
 #include "render/text_summary.h"
 #include "model/derived.h"
+#include "model/frameworks_view.h"
 #include "model/layers.h"
 #include "model/report_path.h"
 
@@ -130,45 +131,16 @@ std::string container_line(const Json& r) {
   return join_nonempty(parts, " · ");
 }
 
-void add_framework(std::vector<std::string>& out, const std::string& name_hint, const Json& fw,
-                   const std::string& where) {
-  if (!fw.is_object()) return;
-  auto name = field_text(fw, {"name", "package", "framework"});
-  if (name.empty()) name = name_hint;
-  auto version = field_text(fw, {"version", "__version__"});
-  if (version.empty()) return;  // not installed, or not a framework entry
-  auto cuda = field_text(fw, {"cuda_build", "built_with_cuda", "cuda_version", "cuda", "build_cuda"});
-  bool cpu_only = false;
-  if (cuda.empty() && fw.contains("build") && fw["build"].is_object()) {
-    cuda = field_text(fw["build"], {"cuda", "cuda_major", "cuda_version"});
-    cpu_only = fact_value(fw["build"].value("cpu_only", Json())) == true;
-  }
-  auto text = fmt::format("{} {}{}{}", name, version,
-                          !cuda.empty() ? " built for CUDA " + cuda
-                          : cpu_only    ? " CPU-only"
-                                        : "",
-                          where.empty() ? "" : " (" + where + ")");
-  if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
-}
-
-// `frameworks` (src/probes/frameworks*): {"environments": [{"prefix", "frameworks": [{name, version, build:
-// {cuda}}]}]}; flat lists or objects keyed by framework name are read too.
+// Each framework install the report model reads from the frameworks layer, once per distinct line.
 std::string frameworks_line(const Json& r) {
-  const Json& fw = r["frameworks"];
   std::vector<std::string> found;
-  auto walk = [&](const Json& list, const std::string& where) {
-    if (list.is_array()) {
-      for (const auto& e : list) add_framework(found, "", e, where);
-    } else if (list.is_object()) {
-      for (const auto& [k, v] : list.items()) add_framework(found, k, v, where);
-    }
-  };
-  if (fw.is_object() && fw.contains("environments") && fw["environments"].is_array()) {
-    for (const auto& env : fw["environments"]) {
-      if (env.is_object() && env.contains("frameworks")) walk(env["frameworks"], field_text(env, {"prefix"}));
-    }
-  } else {
-    walk(fw, "");
+  for (const auto& b : model::framework_builds(r)) {
+    auto text = fmt::format("{} {}{}{}", b.name, b.version,
+                            !b.cuda.empty() ? " built for CUDA " + b.cuda
+                            : b.cpu_only    ? " CPU-only"
+                                            : "",
+                            b.environment.empty() ? "" : " (" + b.environment + ")");
+    if (std::find(found.begin(), found.end(), text) == found.end()) found.push_back(text);
   }
   return found.empty() ? "none found" : join_nonempty(found, " · ");
 }

@@ -14,6 +14,7 @@ namespace {
 
 constexpr const char* kDriverApiDocs = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
 constexpr const char* kNvrtcDocs = "https://docs.nvidia.com/cuda/nvrtc/index.html";
+constexpr const char* kCompatDocs = "https://docs.nvidia.com/deploy/cuda-compatibility/";
 
 // The failed step's message, from the child that ran it.
 Evidence step_evidence(const model::KernelTestFailure& f) {
@@ -52,6 +53,7 @@ Finding framework_failure(const model::KernelTestFailure& f) {
                   "is installed), or fix the first failing layer above.",
                   f.step));
   finding.evidence.push_back(step_evidence(f));
+  add_doc(finding, kCompatDocs, "CUDA Application Compatibility");
   return finding;
 }
 
@@ -63,6 +65,7 @@ void kernel_test(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
                           fmt::format("The kernel test did not run: {}.", sentence_body(view.reason)),
                           "Run `cudiag check --deep` on the machine itself to launch a real kernel.");
     f.evidence.push_back(evidence_from(report, "kernel_test.status"));
+    add_doc(f, kDriverApiDocs, "CUresult");
     out.push_back(std::move(f));
     return;
   }
@@ -82,6 +85,7 @@ void kernel_test(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
                           "The kernel test failed: no device ran the kernel and checked its result.",
                           "Run `cudiag test` to see each step; fix the first failing layer above first.");
     f.evidence.push_back(evidence_from(report, "kernel_test.status"));
+    add_doc(f, kDriverApiDocs, "CUresult");
     out.push_back(std::move(f));
   }
 }

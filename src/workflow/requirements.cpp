@@ -7,7 +7,7 @@
 #include <cctype>
 
 #include "core/errors.h"
-#include "probes/library_catalog.h"
+#include "model/library_catalog.h"
 
 namespace cudiag::workflow {
 

@@ -46,6 +46,7 @@ std::vector<FrameworkBuild> framework_builds(const Json& report) {
       if (b.name.empty() || b.version.empty()) continue;  // not installed, or unreadable
       const Json& build = fw.is_object() && fw.contains("build") ? fw["build"] : Json::object();
       b.cuda = text_of(build, "cuda");
+      b.cuda_major = text_of(build, "cuda_major");
       b.cudnn = text_of(build, "cudnn");
       b.cpu_only = bool_at(build, "cpu_only").value_or(false);
       b.environment = text_of(env, "prefix");

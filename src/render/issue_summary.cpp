@@ -135,10 +135,11 @@ std::string container_line(const Json& r) {
 std::string frameworks_line(const Json& r) {
   std::vector<std::string> found;
   for (const auto& b : model::framework_builds(r)) {
+    auto cuda = b.cuda.empty() ? b.cuda_major : b.cuda;
     auto text = fmt::format("{} {}{}{}", b.name, b.version,
-                            !b.cuda.empty() ? " built for CUDA " + b.cuda
-                            : b.cpu_only    ? " CPU-only"
-                                            : "",
+                            !cuda.empty() ? " built for CUDA " + cuda
+                            : b.cpu_only  ? " CPU-only"
+                                          : "",
                             b.environment.empty() ? "" : " (" + b.environment + ")");
     if (std::find(found.begin(), found.end(), text) == found.end()) found.push_back(text);
   }

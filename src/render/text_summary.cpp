@@ -159,7 +159,10 @@ std::vector<std::string> kernel_test_lines(const Json& r) {
   auto view = model::kernel_test_view(r);
   if (view.status == "not run") return {"not run: " + view.reason};
   std::vector<std::string> lines;
-  for (const auto& f : view.failures) lines.push_back(fmt::format("{} failed at {}", f.section, f.step));
+  for (const auto& f : view.failures) {
+    lines.push_back(f.part == "framework" ? fmt::format("{}: the GPU matmul failed", f.section)
+                                          : fmt::format("{} failed at {}", f.section, f.step));
+  }
   if (view.status == "pass") {
     lines.push_back(fmt::format("a real kernel ran and was checked element by element on {} device{}",
                                 view.devices_passed, view.devices_passed == 1 ? "" : "s"));

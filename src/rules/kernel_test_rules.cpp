@@ -48,7 +48,7 @@ Finding nvrtc_failure(const model::KernelTestFailure& f) {
 Finding framework_failure(const model::KernelTestFailure& f) {
   auto finding = make_finding(
       "kernel_test.framework_failed", "kernel_test", Severity::kError,
-      fmt::format("{}'s GPU matmul failed in {}: {}.", f.step, f.section, sentence_body(f.message)),
+      fmt::format("The kernel test's GPU matmul with {} failed: {}.", f.section, sentence_body(f.message)),
       fmt::format("Install a CUDA build of {} that the driver supports (the frameworks layer says which build "
                   "is installed), or fix the first failing layer above.",
                   f.step));
@@ -64,7 +64,7 @@ void kernel_test(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
     auto f = make_finding("kernel_test.not_run", "kernel_test", Severity::kInfo,
                           fmt::format("The kernel test did not run: {}.", sentence_body(view.reason)),
                           "Run `cudiag check --deep` on the machine itself to launch a real kernel.");
-    f.evidence.push_back(evidence_from(report, "kernel_test.status"));
+    f.evidence.push_back(evidence("kernel_test.status", Json(view.status), "check --deep"));
     add_doc(f, kDriverApiDocs, "CUresult");
     out.push_back(std::move(f));
     return;
@@ -84,7 +84,7 @@ void kernel_test(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
     auto f = make_finding("kernel_test.failed", "kernel_test", Severity::kError,
                           "The kernel test failed: no device ran the kernel and checked its result.",
                           "Run `cudiag test` to see each step; fix the first failing layer above first.");
-    f.evidence.push_back(evidence_from(report, "kernel_test.status"));
+    f.evidence.push_back(evidence("kernel_test.status", Json(view.status), "check --deep"));
     add_doc(f, kDriverApiDocs, "CUresult");
     out.push_back(std::move(f));
   }

@@ -25,8 +25,9 @@ void requirements(const Json& report, const kb::KnowledgeBase&, std::vector<Find
     const Json& r = list[i];
     if (!r.is_object() || !r.contains("satisfied") || r["satisfied"] != false) continue;
     auto layer = text(r, "layer");
-    // An older report has no layer per requirement: the gate still fails, on the host.
-    if (std::find(layers.begin(), layers.end(), layer) == layers.end()) layer = "host";
+    // An entry without a layer was written before requirements were findings; `analyze` never judged
+    // those, and still does not.
+    if (std::find(layers.begin(), layers.end(), layer) == layers.end()) continue;
     auto requirement = text(r, "requirement");
     auto f = make_finding("requirement.unsatisfied", layer, Severity::kError,
                           fmt::format("The requirement {} is not met: {}.", requirement,

@@ -20,8 +20,8 @@ struct CudaRuntimeView {
   std::string fact;  // "cuda_runtime.runtimes[0]"
   std::string path;
   std::string real_path;
-  std::optional<Version> version;  // cudaRuntimeGetVersion, else a file name with major.minor
-  std::string version_fact;        // the path it came from; "" unknown
+  std::optional<Version> version;           // cudaRuntimeGetVersion, else a file name with major.minor
+  std::string version_fact;                 // the path it came from; "" unknown
   std::optional<Version> needs_driver;      // driver >= this runs it by backward compatibility
   std::optional<Version> needs_driver_mvc;  // >= this under minor-version compatibility
 };

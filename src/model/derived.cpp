@@ -76,8 +76,9 @@ Json derived_json(const Derived& d) {
     for (const auto& f : d.kernel_test.failures) {
       failures.push_back({{"part", f.part}, {"section", f.section}, {"step", f.step}, {"fact", f.fact}});
     }
-    out["kernel_test"] = {{"status", d.kernel_test.status.empty() ? Json(nullptr) : Json(d.kernel_test.status)},
-                          {"failures", failures}};
+    out["kernel_test"] = {
+        {"status", d.kernel_test.status.empty() ? Json(nullptr) : Json(d.kernel_test.status)},
+        {"failures", failures}};
   }
   return out;
 }

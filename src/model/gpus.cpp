@@ -87,7 +87,8 @@ std::vector<GpuView> derive_gpus(const Json& report, const kb::KnowledgeBase* kb
       for (const char* key : {"device_id", "compute_capability", "name", "bus_id"}) {
         if (g.source.empty() && d.contains(key) && d[key].is_object()) g.source = d[key].value("source", "");
       }
-      if (auto id = parse_hex(str_field(d, "device_id")); id && kb != nullptr) g.kb_gpu = kb->gpu_by_pci_id(*id);
+      if (auto id = parse_hex(str_field(d, "device_id")); id && kb != nullptr)
+        g.kb_gpu = kb->gpu_by_pci_id(*id);
       if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
       g.name = str_field(d, "name");
       if (!g.bus_id.empty()) from_calls(g.bus_id, g);
@@ -105,7 +106,8 @@ std::vector<GpuView> derive_gpus(const Json& report, const kb::KnowledgeBase* kb
       g.source = base;
       g.name = str_field(d, "name");
       g.bus_id = str_field(d, "pci_bus_id");
-      if (kb != nullptr && d.is_object() && d.contains("pci_device_id") && d["pci_device_id"].is_number_unsigned())
+      if (kb != nullptr && d.is_object() && d.contains("pci_device_id") &&
+          d["pci_device_id"].is_number_unsigned())
         g.kb_gpu = kb->gpu_by_pci_id(d["pci_device_id"].get<unsigned>());
       if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
       fill_from_kb(g, kb);

@@ -15,8 +15,8 @@ const Json& array_in(const Json& obj, const char* key) {
   return obj.is_object() && obj.contains(key) && obj[key].is_array() ? obj[key] : empty;
 }
 
-void first_failed_step(std::vector<KernelTestFailure>& out, const std::string& part, const std::string& section,
-                       const Json& steps, const std::string& base) {
+void first_failed_step(std::vector<KernelTestFailure>& out, const std::string& part,
+                       const std::string& section, const Json& steps, const std::string& base) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (text(steps[i], "status") != "failed") continue;
     out.push_back({part, section, text(steps[i], "name"), text(steps[i], "message"),

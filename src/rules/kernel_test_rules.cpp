@@ -49,9 +49,10 @@ Finding framework_failure(const model::KernelTestFailure& f) {
   auto finding = make_finding(
       "kernel_test.framework_failed", "kernel_test", Severity::kError,
       fmt::format("The kernel test's GPU matmul with {} failed: {}.", f.section, sentence_body(f.message)),
-      fmt::format("Install a CUDA build of {} that the driver supports (the frameworks layer says which build "
-                  "is installed), or fix the first failing layer above.",
-                  f.step));
+      fmt::format(
+          "Install a CUDA build of {} that the driver supports (the frameworks layer says which build "
+          "is installed), or fix the first failing layer above.",
+          f.step));
   finding.evidence.push_back(step_evidence(f));
   add_doc(finding, kCompatDocs, "CUDA Application Compatibility");
   return finding;

@@ -29,15 +29,16 @@ void requirements(const Json& report, const kb::KnowledgeBase&, std::vector<Find
     // those, and still does not.
     if (std::find(layers.begin(), layers.end(), layer) == layers.end()) continue;
     auto requirement = text(r, "requirement");
-    auto f = make_finding("requirement.unsatisfied", layer, Severity::kError,
-                          fmt::format("The requirement {} is not met: {}.", requirement,
-                                      sentence_body(text(r, "message"))),
-                          fmt::format("Change the {} layer so that {} holds, or change the requirement "
-                                      "(--require) if the machine is right.",
-                                      layer, requirement));
+    auto f = make_finding(
+        "requirement.unsatisfied", layer, Severity::kError,
+        fmt::format("The requirement {} is not met: {}.", requirement, sentence_body(text(r, "message"))),
+        fmt::format("Change the {} layer so that {} holds, or change the requirement "
+                    "(--require) if the machine is right.",
+                    layer, requirement));
     // A gate the user asked for stands on its own, whatever failed before it.
     f.independent = true;
-    f.evidence.push_back(evidence(fmt::format("requirements[{}]", i), r.contains("actual") ? r["actual"] : Json(),
+    f.evidence.push_back(evidence(fmt::format("requirements[{}]", i),
+                                  r.contains("actual") ? r["actual"] : Json(),
                                   "check --require " + requirement));
     out.push_back(std::move(f));
   }

@@ -5,9 +5,10 @@ A refactor must not change what cudiag concludes. Before it, save the reports:
 
     tests/behaviour/snapshot_reports.py build/cudiag save /tmp/before
 
-after it, compare (exit 1 and a unified diff per changed case):
+after it, compare (exit 1 and a unified diff per changed case); a top-level key
+the change adds on purpose can be left out of the comparison:
 
-    tests/behaviour/snapshot_reports.py build/cudiag compare /tmp/before
+    tests/behaviour/snapshot_reports.py build/cudiag compare /tmp/before [--ignore derived]
 
 Cases: `report --format json` of each tree in tests/fixtures/machines and the
 frameworks fixture; `check --require` on one of them (a gate met, one not); `analyze --format json` of each saved report in
@@ -74,9 +75,10 @@ def cases(binary):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ("save", "compare"):
+    if len(sys.argv) < 4 or sys.argv[2] not in ("save", "compare"):
         raise SystemExit(__doc__)
     binary, mode, folder = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    ignored = {sys.argv[i + 1] for i in range(4, len(sys.argv) - 1) if sys.argv[i] == "--ignore"}
     if mode == "save":
         folder.mkdir(parents=True, exist_ok=True)
         n = 0
@@ -90,6 +92,8 @@ def main():
     for name, got in cases(binary):
         seen.add(name)
         before_path = folder / f"{name}.json"
+        for key in ignored:
+            got["report"].pop(key, None)
         now = json.dumps(got, indent=1, sort_keys=True) + "\n"
         before = before_path.read_text() if before_path.exists() else ""
         if before != now:

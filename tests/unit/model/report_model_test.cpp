@@ -28,7 +28,8 @@ Json report_with(std::initializer_list<std::pair<const char*, Json>> facts) {
 }
 
 TEST(ReportModel, AnEmptyOrForeignReportIsUnknownThroughout) {
-  for (const Json& r : {Json::object(), Json::array(), Json("text"), Json::parse(R"({"nvml": 3, "driver_api": []})")}) {
+  for (const Json& r :
+       {Json::object(), Json::array(), Json("text"), Json::parse(R"({"nvml": 3, "driver_api": []})")}) {
     auto d = derive(r, &kb());
     EXPECT_FALSE(d.host_driver.version) << r.dump();
     EXPECT_EQ(d.host_driver.version_from, "");
@@ -78,8 +79,8 @@ TEST(ReportModel, HostDriverNamesWhereItsVersionCameFrom) {
 // What a renderer reads back from the `derived` key is what the rules derived with the knowledge base.
 TEST(ReportModel, DerivedViewsRoundTripThroughTheReport) {
   Json r = report_with({{"kernel_driver.version", "550.54.15"}});
-  r["kernel_driver"]["pci_devices"] =
-      Json::array({{{"kind", "gpu"}, {"bus_id", fact("0000:01:00.0", "t")}, {"device_id", fact("0x2330", "t")}}});
+  r["kernel_driver"]["pci_devices"] = Json::array(
+      {{{"kind", "gpu"}, {"bus_id", fact("0000:01:00.0", "t")}, {"device_id", fact("0x2330", "t")}}});
   r["derived"] = derived_json(derive(r, &kb()));
   auto h = host_driver_of(r);
   EXPECT_EQ(h.version->text(), "550.54.15");

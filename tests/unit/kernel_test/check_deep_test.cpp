@@ -61,26 +61,32 @@ std::string shown_status(const std::string& format, const std::string& out) {
 }
 
 // `check --deep` here (no GPU): every format shows the kernel test failed, and
-// `analyze` of the saved JSON report shows the same in every format.
-TEST(KernelTestCheckDeep, EveryFormatAndAnalyzeAgreeOnTheKernelTest) {
+// `analyze` of the saved JSON report shows the same in every format. One test
+// per format: each runs the kernel test twice (~10 s on a loaded machine).
+class KernelTestEveryFormat : public testing::TestWithParam<std::string> {};
+
+TEST_P(KernelTestEveryFormat, CheckAndAnalyzeAgreeOnTheKernelTest) {
+  const std::string format = GetParam();
   Scratch scratch("");
   auto saved = (scratch.dir() / "deep.json").string();
-  auto json = machine_test::run_program({CUDIAG_BINARY, "check", "--deep", "--format", "json", "-o", saved}, 300);
+  auto json =
+      machine_test::run_program({CUDIAG_BINARY, "check", "--deep", "--format", "json", "-o", saved}, 100);
   ASSERT_EQ(json.exit_code, 1) << json.err;
-  for (const std::string format : {"text", "json", "md", "html", "junit", "github"}) {
-    auto check = machine_test::run_program({CUDIAG_BINARY, "check", "--deep", "--format", format}, 300);
-    auto analyze = machine_test::run_program({CUDIAG_BINARY, "analyze", "--format", format, saved}, 60);
-    EXPECT_EQ(check.exit_code, 1) << format;
-    EXPECT_EQ(analyze.exit_code, 1) << format;
-    EXPECT_EQ(shown_status(format, check.out), "error") << format << ":\n" << check.out.substr(0, 3000);
-    EXPECT_EQ(shown_status(format, analyze.out), "error") << format << ":\n" << analyze.out.substr(0, 3000);
-    if (format == "md" || format == "text") {
-      // The failure itself, not just a status: the step and the driver's answer.
-      EXPECT_NE(check.out.find("kernel_test.driver_step_failed"), std::string::npos) << check.out;
-      EXPECT_NE(check.out.find("CUDA_ERROR_NO_DEVICE"), std::string::npos) << check.out;
-    }
+  auto check = machine_test::run_program({CUDIAG_BINARY, "check", "--deep", "--format", format}, 100);
+  auto analyze = machine_test::run_program({CUDIAG_BINARY, "analyze", "--format", format, saved}, 60);
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_EQ(analyze.exit_code, 1);
+  EXPECT_EQ(shown_status(format, check.out), "error") << check.out.substr(0, 3000);
+  EXPECT_EQ(shown_status(format, analyze.out), "error") << analyze.out.substr(0, 3000);
+  if (format == "md" || format == "text") {
+    // The failure itself, not just a status: the finding, the step and the driver's answer.
+    EXPECT_NE(check.out.find("kernel_test.driver_step_failed"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("CUDA_ERROR_NO_DEVICE"), std::string::npos) << check.out;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Formats, KernelTestEveryFormat,
+                         testing::Values("text", "json", "md", "html", "junit", "github"));
 
 TEST(KernelTestCheckDeep, DebiansCpuOnlyTorchFailsWithItsOwnWords) {
   if (!fs::exists("/usr/lib/python3/dist-packages/torch")) GTEST_SKIP() << "no Debian torch here";

@@ -5,7 +5,7 @@
 
 #include "child/child_probe.h"
 #include "child/dl.h"
-#include "probes/library_catalog.h"
+#include "model/library_catalog.h"
 
 namespace cudiag::child {
 namespace {

@@ -1,13 +1,11 @@
 // `cudiag check` (and bare `cudiag`): collect, diagnose, print the human
 // report. Exit 0 when no error finding, 1 when there is one.
-#include <algorithm>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
 #include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
-#include "kernel_test/deep_check.h"
 #include "render/render.h"
 #include "workflow/requirements.h"
 #include "workflow/fleet_view.h"
@@ -36,34 +34,23 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
                  "kernel-test (repeatable; docs/ci.md lists the keys)");
   app.add_option("-o,--output", args->output, "Write the output to FILE (atomically) instead of stdout");
   return [args, &global] {
-    std::vector<workflow::Requirement> requirements;
-    for (const auto& r : args->requires_) requirements.push_back(workflow::parse_requirement(r));
+    for (const auto& r : args->requires_) args->pipeline.requirements.push_back(workflow::parse_requirement(r));
     // The kernel test asks whether kernels run; the libraries' architectures say which could.
     if (args->deep) args->pipeline.binaries = args->pipeline.confirm_versions = true;
+    args->pipeline.deep = args->deep;
     auto result = run_pipeline(global, args->pipeline);
-    int deep_exit = args->deep ? kernel_test::add_kernel_test(result.report, global) : 0;
-    int require_exit = 0;
-    if (!requirements.empty()) {
-      auto stack = workflow::read_stack(result.report, kb::active_kb(global));
-      auto results = workflow::evaluate_all(requirements, stack);
-      result.report["requirements"] = workflow::requirements_to_json(results);
-      for (const auto& r : results) require_exit = r.satisfied ? require_exit : 1;
-    }
     workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));
     bool to_stdout = args->output.empty();
     std::string text =
         render_report(result.report, args->format, render_options(global, to_stdout, args->include_identity));
-    if (args->deep && args->format == "text") {
-      text += kernel_test::kernel_test_text(result.report, render_options(global, to_stdout).color);
-    }
-    if (!requirements.empty() && args->format == "text")
-      text += workflow::requirements_text(result.report["requirements"]);
     if (to_stdout) {
       std::cout << text;
     } else {
       write_file_atomically(args->output, text);
     }
-    return std::max({result.exit_code, deep_exit, require_exit});
+    // The kernel test and --require are findings like the others (rules/kernel_test_rules.cpp,
+    // rules/requirement_rules.cpp), so the findings alone decide the exit code.
+    return result.exit_code;
   };
 }
 

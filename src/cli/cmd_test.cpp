@@ -11,6 +11,7 @@
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
 #include "probes/environment.h"
+#include "render/kernel_test_text.h"
 #include "render/render.h"
 #include "report/collect.h"
 
@@ -88,7 +89,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       text = json_text(out) + "\n";
     } else {
       text =
-          kernel_test::render_kernel_test_text(section, render_options(global, args->output.empty()).color);
+          render_kernel_test_text(section, render_options(global, args->output.empty()).color);
     }
     if (args->output.empty()) {
       std::cout << text;

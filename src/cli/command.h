@@ -7,15 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/options.h"
+
 namespace cudiag {
 
-// Options every command shares; set on the top-level app.
-struct GlobalOptions {
-  std::string root = "/";      // --root: the machine to read (a fixture tree in tests)
-  double timeout_s = 10.0;     // --timeout: per child process that calls into an NVIDIA library
-  std::string kb_dir;          // --kb: override the embedded knowledge base
-  bool no_color = false;       // --no-color (NO_COLOR in the environment does the same)
-};
+// GlobalOptions (--root, --timeout, --kb, --no-color): core/options.h.
 
 using CommandRun = std::function<int()>;
 

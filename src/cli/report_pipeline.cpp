@@ -5,11 +5,13 @@
 #include "core/answer_cache.h"
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
+#include "kernel_test/deep_check.h"
 #include "probes/container_probe.h"
 #include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
 #include "workflow/report_input.h"
+#include "workflow/stack.h"
 
 namespace cudiag {
 
@@ -81,7 +83,15 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   PipelineResult result;
   result.report = args.no_collect ? new_report() : collect_report(options);
   if (args.no_collect) result.report["collected"] = false;
+  // The kernel test runs with the libraries the collection found, before any
+  // --assume overlay (which describes another machine, not the one under test).
+  if (args.deep) kernel_test::add_kernel_test(result.report, global);
   apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
+  if (!args.requirements.empty()) {
+    auto stack = workflow::read_stack(result.report, kb::active_kb(global));
+    result.report["requirements"] =
+        workflow::requirements_to_json(workflow::evaluate_all(args.requirements, stack));
+  }
   result.exit_code = diagnose_into(result.report, global);
   return result;
 }

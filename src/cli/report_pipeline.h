@@ -1,12 +1,15 @@
 #pragma once
-// collect -> diagnose, shared by `check`, `report` and the commands built on
-// them. Renderers are applied by each command.
+// The one pipeline: collect -> kernel test (check --deep) -> assumptions ->
+// requirements (check --require) -> diagnose, shared by `check`, `report` and
+// the commands built on them; the exit code comes from the findings alone.
+// Renderers are applied by each command.
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
 #include "core/json.h"
+#include "workflow/requirements.h"
 
 namespace cudiag {
 
@@ -20,6 +23,10 @@ struct PipelineArgs {
   bool confirm_versions = false;     // ask each library's own function even where its wheel says the version
   std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
   bool no_collect = false;               // --no-collect: diagnose only the assumptions
+  bool deep = false;  // check --deep: run the kernel test after collecting, as the kernel_test layer
+  // check --require: evaluated on the collected (and assumed) report before
+  // diagnosis; each unsatisfied one is a finding (rules/requirement_rules.cpp).
+  std::vector<workflow::Requirement> requirements;
 };
 
 struct PipelineResult {

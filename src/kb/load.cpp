@@ -9,7 +9,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "cli/command.h"
+#include "core/options.h"
 #include "core/embedded.h"
 #include "core/errors.h"
 #include "kb/builders.h"

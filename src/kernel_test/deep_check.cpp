@@ -1,6 +1,6 @@
 #include "kernel_test/deep_check.h"
 
-#include "cli/command.h"
+#include "core/options.h"
 #include "core/fsroot.h"
 #include "core/subprocess.h"
 #include "kb/knowledge_base.h"
@@ -42,11 +42,6 @@ int add_kernel_test(Json& report, const GlobalOptions& global) {
   }
   report["kernel_test"] = run_kernel_test(plan, options, errors);
   return kernel_test_exit_code(report["kernel_test"]);
-}
-
-std::string kernel_test_text(const Json& report, bool color) {
-  if (!report.contains("kernel_test") || !report["kernel_test"].contains("driver")) return "";
-  return "\n" + render_kernel_test_text(report["kernel_test"], color);
 }
 
 }  // namespace cudiag::kernel_test

@@ -12,10 +12,8 @@ struct GlobalOptions;
 namespace cudiag::kernel_test {
 
 // Runs the test for the report's libcuda and libnvrtc copies and python3 on
-// PATH; stores the section in report["kernel_test"]; returns its exit code.
+// PATH; stores the section in report["kernel_test"]; returns its exit code
+// (the diagnosis's kernel_test.* findings say the same).
 int add_kernel_test(Json& report, const GlobalOptions& global);
-
-// The text form of report["kernel_test"], or "" when the report has none.
-std::string kernel_test_text(const Json& report, bool color);
 
 }  // namespace cudiag::kernel_test

@@ -59,7 +59,4 @@ Json run_kernel_test(const Plan& plan, const RunOptions& options, const ErrorLoo
 // 0 when every test that ran passed on at least one device, 1 otherwise.
 int kernel_test_exit_code(const Json& section);
 
-// The text form: one line per step with ✓/✗, its time, and the first failing step.
-std::string render_kernel_test_text(const Json& section, bool color);
-
 }  // namespace cudiag::kernel_test

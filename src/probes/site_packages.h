@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pep440.h"  // version_satisfies, moved to core (PEP 440 is not a probe)
 #include "core/fsroot.h"
 
 namespace cudiag {
@@ -36,10 +37,5 @@ std::vector<Distribution> scan_distributions(const FsRoot& root, const std::stri
 
 // One Requires-Dist value: "nvidia-cudnn-cu12 (==9.1.0.70) ; platform_system == 'Linux'".
 Requirement parse_requirement(std::string_view text);
-
-// Whether `version` satisfies a PEP 440 specifier list such as ">=9.8,<10.0",
-// "==12.8.*", "~=2.25". Local tags (+cu124) are ignored; pre-release letters
-// make a component compare as its leading digits. Unknown operators: true.
-bool version_satisfies(std::string_view version, std::string_view spec);
 
 }  // namespace cudiag

@@ -9,7 +9,10 @@
 #include "core/fact.h"
 #include "core/text_wrap.h"
 #include "render/text_summary.h"
-#include "rules/finding.h"
+#include "model/derived.h"
+#include "model/frameworks_view.h"
+#include "model/layers.h"
+#include "model/report_path.h"
 
 namespace cudiag {
 
@@ -80,20 +83,28 @@ std::string gpu_line(const Json& r) {
   return join_nonempty(parts, ", ");
 }
 
+// The host driver as the rules saw it (the report model's derived view): the
+// kernel module, the user-space libcuda when it differs or stands alone, a
+// forward-compat libcuda, and the CUDA version the driver supports.
 std::string host_driver_line(const Json& r) {
-  auto module = fact_text(r, "kernel_driver.version");
-  auto cuda = fact_text(r, "nvml.cuda_driver_version");
-  if (cuda.empty()) cuda = fact_text(r, "driver_api.cuda_driver_version");
-  auto libcuda = fact_text(r, "driver_api.library_version");
-  std::string supports = cuda.empty() ? "" : "supports CUDA " + cuda;
-  if (module.empty()) {
-    // Only the user-space library answered; say so rather than credit a driver that is not loaded.
-    if (libcuda.empty()) return "no NVIDIA kernel module loaded";
-    return fmt::format("no NVIDIA kernel module loaded · user-space libcuda {}{}", libcuda,
-                       cuda.empty() ? "" : " (" + supports + ")");
+  auto d = model::host_driver_of(r);
+  auto text = [](const std::optional<Version>& v) { return v ? v->text() : std::string(); };
+  std::string supports = d.cuda ? "supports CUDA " + d.cuda->text() : "";
+  if (d.cuda && d.cuda_fact.empty()) supports += " (knowledge base)";
+  std::string libcuda = text(d.user_space);
+  std::string libcuda_kind = d.forward_compat ? "forward-compat libcuda " : "user-space libcuda ";
+  if (!d.kernel_module) {
+    // Only the user-space driver answered; say so rather than credit a driver that is not loaded.
+    if (libcuda.empty()) {
+      if (d.nvml) return join_nonempty({"no NVIDIA kernel module loaded", "NVML " + d.nvml->text(), supports}, " · ");
+      return "no NVIDIA kernel module loaded";
+    }
+    return fmt::format("no NVIDIA kernel module loaded · {}{}{}", libcuda_kind, libcuda,
+                       supports.empty() ? "" : " (" + supports + ")");
   }
-  std::vector<std::string> parts = {"kernel module " + module, supports};
-  if (!libcuda.empty() && libcuda != module) parts.push_back("user-space libcuda " + libcuda);
+  std::vector<std::string> parts = {"kernel module " + d.kernel_module->text(), supports};
+  if (!libcuda.empty() && (d.forward_compat || *d.user_space != *d.kernel_module))
+    parts.push_back(libcuda_kind + libcuda);
   return join_nonempty(parts, " · ");
 }
 
@@ -120,45 +131,17 @@ std::string container_line(const Json& r) {
   return join_nonempty(parts, " · ");
 }
 
-void add_framework(std::vector<std::string>& out, const std::string& name_hint, const Json& fw,
-                   const std::string& where) {
-  if (!fw.is_object()) return;
-  auto name = field_text(fw, {"name", "package", "framework"});
-  if (name.empty()) name = name_hint;
-  auto version = field_text(fw, {"version", "__version__"});
-  if (version.empty()) return;  // not installed, or not a framework entry
-  auto cuda = field_text(fw, {"cuda_build", "built_with_cuda", "cuda_version", "cuda", "build_cuda"});
-  bool cpu_only = false;
-  if (cuda.empty() && fw.contains("build") && fw["build"].is_object()) {
-    cuda = field_text(fw["build"], {"cuda", "cuda_major", "cuda_version"});
-    cpu_only = fact_value(fw["build"].value("cpu_only", Json())) == true;
-  }
-  auto text = fmt::format("{} {}{}{}", name, version,
-                          !cuda.empty() ? " built for CUDA " + cuda
-                          : cpu_only    ? " CPU-only"
-                                        : "",
-                          where.empty() ? "" : " (" + where + ")");
-  if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
-}
-
-// `frameworks` (src/probes/frameworks*): {"environments": [{"prefix", "frameworks": [{name, version, build:
-// {cuda}}]}]}; flat lists or objects keyed by framework name are read too.
+// Each framework install the report model reads from the frameworks layer, once per distinct line.
 std::string frameworks_line(const Json& r) {
-  const Json& fw = r["frameworks"];
   std::vector<std::string> found;
-  auto walk = [&](const Json& list, const std::string& where) {
-    if (list.is_array()) {
-      for (const auto& e : list) add_framework(found, "", e, where);
-    } else if (list.is_object()) {
-      for (const auto& [k, v] : list.items()) add_framework(found, k, v, where);
-    }
-  };
-  if (fw.is_object() && fw.contains("environments") && fw["environments"].is_array()) {
-    for (const auto& env : fw["environments"]) {
-      if (env.is_object() && env.contains("frameworks")) walk(env["frameworks"], field_text(env, {"prefix"}));
-    }
-  } else {
-    walk(fw, "");
+  for (const auto& b : model::framework_builds(r)) {
+    auto cuda = b.cuda.empty() ? b.cuda_major : b.cuda;
+    auto text = fmt::format("{} {}{}{}", b.name, b.version,
+                            !cuda.empty() ? " built for CUDA " + cuda
+                            : b.cpu_only  ? " CPU-only"
+                                          : "",
+                            b.environment.empty() ? "" : " (" + b.environment + ")");
+    if (std::find(found.begin(), found.end(), text) == found.end()) found.push_back(text);
   }
   return found.empty() ? "none found" : join_nonempty(found, " · ");
 }

@@ -7,8 +7,12 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/command.h"
 #include "core/json.h"
+#include "core/options.h"
+
+namespace CLI {
+class App;
+}
 
 namespace cudiag {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/fact.h"
+#include "render/kernel_test_text.h"
 #include "render/render.h"
 #include "render/text_summary.h"
 
@@ -158,7 +159,18 @@ std::string render_text(const Json& report, const RenderOptions& options) {
   return out;
 }
 
-const RegisterRenderer kText{"text", render_text};
+// The kernel test's steps and the --require results close the report, as
+// `cudiag test` prints them, whichever command made the report.
+std::string render_text_with_blocks(const Json& report, const RenderOptions& options) {
+  std::string out = render_text(report, options);
+  if (report.contains("kernel_test") && report["kernel_test"].is_object() &&
+      report["kernel_test"].contains("driver"))
+    out += "\n" + render_kernel_test_text(report["kernel_test"], options.color);
+  if (report.contains("requirements")) out += render_requirements_text(report["requirements"]);
+  return out;
+}
+
+const RegisterRenderer kText{"text", render_text_with_blocks};
 
 }  // namespace
 }  // namespace cudiag

@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/fact.h"
-#include "rules/finding.h"
+#include "model/kernel_test_view.h"
+#include "model/report_path.h"
 
 namespace cudiag {
 
@@ -153,6 +154,24 @@ std::vector<std::string> library_lines(const Json& r) {
   return lines;
 }
 
+// The kernel test's outcome: each part's first failed step, or what passed.
+std::vector<std::string> kernel_test_lines(const Json& r) {
+  auto view = model::kernel_test_view(r);
+  if (view.status == "not run") return {"not run: " + view.reason};
+  std::vector<std::string> lines;
+  for (const auto& f : view.failures) {
+    lines.push_back(f.part == "framework" ? fmt::format("{}: the GPU matmul failed", f.section)
+                                          : fmt::format("{} failed at {}", f.section, f.step));
+  }
+  if (view.status == "pass") {
+    lines.push_back(fmt::format("a real kernel ran and was checked element by element on {} device{}",
+                                view.devices_passed, view.devices_passed == 1 ? "" : "s"));
+  } else if (lines.empty()) {
+    lines.push_back(view.status.empty() ? "status unknown" : "failed");
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::vector<LayerSummary> layer_summaries(const Json& report) {
@@ -174,6 +193,8 @@ std::vector<LayerSummary> layer_summaries(const Json& report) {
   if (report.contains("frameworks") && report["frameworks"].is_object())
     fw.lines = framework_summary_lines(report);
   out.push_back(std::move(fw));
+  // Only a report with a kernel test shows the layer (it runs with check --deep alone).
+  if (report.contains("kernel_test")) add("kernel_test", kernel_test_lines);
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/derived.h"
+
 namespace cudiag {
 
 namespace {
@@ -48,7 +50,8 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb) {
   d.layer_status = Json::object();
   for (const auto& layer : layer_order()) {
     if (!report.contains(layer)) continue;
-    std::string status = "ok";
+    // A layer that is there but did not run (a kernel test under --root) is unknown, not ok.
+    std::string status = model::layer_ran(report, layer) ? "ok" : "unknown";
     for (const auto& f : d.findings) {
       if (f.layer != layer) continue;
       if (f.severity == Severity::kError)
@@ -58,6 +61,7 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb) {
     }
     d.layer_status[layer] = status;
   }
+  d.derived = model::derived_json(model::derive(report, &kb));
   return d;
 }
 
@@ -67,6 +71,7 @@ void attach_diagnosis(Json& report, const Diagnosis& d) {
   report["findings"] = findings;
   report["first_failing_layer"] = d.first_failing_layer.empty() ? Json(nullptr) : Json(d.first_failing_layer);
   report["layer_status"] = d.layer_status;
+  report["derived"] = d.derived;
 }
 
 }  // namespace cudiag

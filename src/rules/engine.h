@@ -35,10 +35,11 @@ struct Diagnosis {
   std::vector<Finding> findings;
   std::string first_failing_layer;  // "" when no layer fails
   Json layer_status;                // {"host": "ok"|"error"|"warning"|"unknown", ...}
+  Json derived;                     // the report model's derived views the rules used (model/derived.h)
 };
 
 Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb);
-// Writes findings, first_failing_layer and layer_status into the report.
+// Writes findings, first_failing_layer, layer_status and derived into the report.
 void attach_diagnosis(Json& report, const Diagnosis& d);
 
 }  // namespace cudiag

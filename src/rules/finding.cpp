@@ -16,13 +16,6 @@ const char* severity_name(Severity s) {
   return "info";
 }
 
-const std::vector<std::string>& layer_order() {
-  static const std::vector<std::string> order = {"host",       "kernel_driver", "nvml",
-                                                 "driver_api", "cuda_runtime",  "libraries",
-                                                 "frameworks", "binaries",      "kernel_test"};
-  return order;
-}
-
 Json finding_to_json(const Finding& f) {
   Json j = Json::object();
   j["id"] = f.id;
@@ -49,29 +42,6 @@ Json finding_to_json(const Finding& f) {
   j["docs"] = docs;
   if (!f.consequence_of.empty()) j["consequence_of"] = f.consequence_of;
   return j;
-}
-
-const Json& fact_at(const Json& report, const std::string& path) {
-  static const Json null_json = nullptr;
-  const Json* node = &report;
-  std::size_t i = 0;
-  while (i <= path.size()) {
-    auto dot = path.find('.', i);
-    auto part = path.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
-    // "runtimes[2]" indexes an array.
-    auto bracket = part.find('[');
-    std::string key = part.substr(0, bracket);
-    if (!node->is_object() || !node->contains(key)) return null_json;
-    node = &(*node)[key];
-    if (bracket != std::string::npos) {
-      auto idx = std::stoul(part.substr(bracket + 1));
-      if (!node->is_array() || idx >= node->size()) return null_json;
-      node = &(*node)[idx];
-    }
-    if (dot == std::string::npos) break;
-    i = dot + 1;
-  }
-  return *node;
 }
 
 Evidence evidence_from(const Json& report, const std::string& path) {

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "core/json.h"
+// layer_order() and fact_at() are the report model's; rules use them with findings.
+#include "model/layers.h"
+#include "model/report_path.h"
 
 namespace cudiag {
 
@@ -44,12 +47,7 @@ struct Finding {
 const char* severity_name(Severity s);
 Json finding_to_json(const Finding& f);
 
-// The diagnosis order of layers; a finding's layer must be one of these.
-const std::vector<std::string>& layer_order();
-
 // Evidence taken from a fact in the report at `path` ("driver_api.cuInit").
 Evidence evidence_from(const Json& report, const std::string& path);
-// The fact (object with value/source) at a dotted path, or null.
-const Json& fact_at(const Json& report, const std::string& path);
 
 }  // namespace cudiag

@@ -10,8 +10,8 @@
 
 #include "inspect/arch_compat.h"
 #include "inspect/verdict.h"
+#include "core/pep440.h"
 #include "kb/knowledge_base.h"
-#include "probes/site_packages.h"
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
 #include "rules/rule_support.h"

@@ -8,90 +8,6 @@
 
 namespace cudiag::rules {
 
-namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// "00000000:01:00.0" (NVML) and "0000:01:00.0" (sysfs) name the same device.
-std::string short_bus_id(const std::string& bus) {
-  auto s = lower(bus);
-  return s.size() > 7 ? s.substr(s.size() - 7) : s;
-}
-
-std::optional<unsigned> parse_hex(const std::string& text) {
-  std::string_view s = text;
-  if (s.starts_with("0x") || s.starts_with("0X")) s.remove_prefix(2);
-  unsigned v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-std::string str_field(const Json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key)) return "";
-  const Json& v = obj[key].is_object() && obj[key].contains("value") ? obj[key]["value"] : obj[key];
-  return v.is_string() ? v.get<std::string>() : "";
-}
-
-void fill_from_kb(GpuView& g, const kb::KnowledgeBase& kb) {
-  if (!g.kb_gpu && !g.name.empty()) {
-    auto matches = kb.gpus_matching(g.name);
-    if (!matches.empty()) g.kb_gpu = matches.front();
-  }
-  if (g.kb_gpu) {
-    if (!g.cc) g.cc = g.kb_gpu->cc;
-    if (g.segment.empty()) g.segment = g.kb_gpu->segment;
-    if (g.name.empty()) g.name = g.kb_gpu->name;
-  }
-  if (g.cc) g.arch = kb.arch_for_cc(*g.cc);
-  std::string what = !g.name.empty() ? g.name
-                     : g.cc          ? fmt::format("compute capability {} GPU", g.cc->text())
-                                     : "NVIDIA GPU";
-  g.label =
-      g.bus_id.empty() || g.bus_id.starts_with("assume") ? what : fmt::format("{} ({})", what, g.bus_id);
-}
-
-}  // namespace
-
-const Json& value_at(const Json& report, const std::string& path) {
-  const Json& node = fact_at(report, path);
-  if (node.is_object() && node.contains("value")) return node["value"];
-  return node;
-}
-
-std::optional<std::string> string_at(const Json& report, const std::string& path) {
-  const Json& v = value_at(report, path);
-  if (!v.is_string()) return std::nullopt;
-  return v.get<std::string>();
-}
-
-std::optional<Version> version_at(const Json& report, const std::string& path) {
-  auto s = string_at(report, path);
-  if (!s) return std::nullopt;
-  return Version::parse(*s);
-}
-
-std::optional<bool> bool_at(const Json& report, const std::string& path) {
-  const Json& v = value_at(report, path);
-  if (!v.is_boolean()) return std::nullopt;
-  return v.get<bool>();
-}
-
-std::optional<long> code_at(const Json& report, const std::string& path) {
-  const Json& node = fact_at(report, path);
-  if (!node.is_object() || !node.contains("code") || !node["code"].is_number_integer()) return std::nullopt;
-  return node["code"].get<long>();
-}
-
-bool is_assumed(const Json& report, const std::string& path) {
-  const Json& node = fact_at(report, path);
-  return node.is_object() && node.contains("source") && node["source"].is_string() &&
-         node["source"].get<std::string>().starts_with("assume:");
-}
-
 bool present(const Json& report, const std::string& path) { return !fact_at(report, path).is_null(); }
 
 Evidence evidence(std::string fact, Json value, std::string source) {
@@ -109,42 +25,7 @@ void add_docs(Finding& f, const std::vector<kb::Source>& sources) {
 void add_docs(Finding& f, const kb::Provenance& p) { add_docs(f, p.sources); }
 
 HostDriver host_driver(const Json& report, const kb::KnowledgeBase& kb) {
-  HostDriver d;
-  d.kernel_module = version_at(report, "kernel_driver.version");
-  d.forward_compat = bool_at(report, "driver_api.forward_compat_package").value_or(false);
-  auto lib = version_at(report, "driver_api.library_version");
-  if (d.forward_compat && lib) {
-    d.version = lib;
-    d.version_fact = "driver_api.library_version";
-  } else {
-    for (const char* path : {"kernel_driver.version", "nvml.driver_version", "driver_api.library_version"}) {
-      if (auto v = version_at(report, path)) {
-        d.version = v;
-        d.version_fact = path;
-        break;
-      }
-    }
-  }
-  // cuDriverGetVersion answers for the libcuda actually loaded (compat or not); NVML for the host driver.
-  std::vector<const char*> cuda_paths = {"driver_api.cuda_driver_version", "nvml.cuda_driver_version"};
-  for (const char* path : cuda_paths) {
-    if (auto v = version_at(report, path)) {
-      d.cuda = v;
-      d.cuda_fact = path;
-      break;
-    }
-  }
-  if (!d.cuda && d.version) {
-    if (auto c = kb.cuda_for_driver(*d.version)) d.cuda = c;
-  }
-  return d;
-}
-
-std::string describe(const HostDriver& d) {
-  if (d.version && d.cuda) return fmt::format("{} (CUDA {})", d.version->text(), d.cuda->text());
-  if (d.version) return d.version->text();
-  if (d.cuda) return fmt::format("one that supports CUDA {}", d.cuda->text());
-  return "unknown";
+  return model::derive_host_driver(report, &kb);
 }
 
 void add_driver_evidence(Finding& f, const Json& report, const HostDriver& d) {
@@ -152,67 +33,8 @@ void add_driver_evidence(Finding& f, const Json& report, const HostDriver& d) {
   if (!d.cuda_fact.empty()) f.evidence.push_back(evidence_from(report, d.cuda_fact));
 }
 
-bool gpus_known(const Json& report) {
-  return fact_at(report, "kernel_driver.pci_devices").is_array() || fact_at(report, "nvml.gpus").is_array() ||
-         fact_at(report, "driver_api.devices").is_array();
-}
-
 std::vector<GpuView> gpus(const Json& report, const kb::KnowledgeBase& kb) {
-  std::vector<GpuView> out;
-  const Json& nvml = fact_at(report, "nvml.gpus");
-  const Json& cu = fact_at(report, "driver_api.devices");
-  auto from_calls = [&](const std::string& bus, GpuView& g) {
-    // NVML and cuDeviceGetAttribute know the compute capability the PCI id may not.
-    for (const Json* list : {&nvml, &cu}) {
-      if (!list->is_array()) continue;
-      for (const auto& d : *list) {
-        if (short_bus_id(str_field(d, "pci_bus_id")) != short_bus_id(bus)) continue;
-        if (!g.cc) {
-          if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
-        }
-        if (g.name.empty()) g.name = str_field(d, "name");
-      }
-    }
-  };
-  const Json& pci = fact_at(report, "kernel_driver.pci_devices");
-  if (pci.is_array()) {
-    for (std::size_t i = 0; i < pci.size(); ++i) {
-      const Json& d = pci[i];
-      if (d.value("kind", "gpu") != "gpu") continue;
-      GpuView g;
-      g.fact = fmt::format("kernel_driver.pci_devices[{}]", i);
-      g.bus_id = str_field(d, "bus_id");
-      g.bound_driver = str_field(d, "bound_driver");
-      for (const char* key : {"device_id", "compute_capability", "name", "bus_id"}) {
-        if (g.source.empty() && d.contains(key) && d[key].is_object()) g.source = d[key].value("source", "");
-      }
-      if (auto id = parse_hex(str_field(d, "device_id"))) g.kb_gpu = kb.gpu_by_pci_id(*id);
-      if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
-      g.name = str_field(d, "name");
-      if (!g.bus_id.empty()) from_calls(g.bus_id, g);
-      fill_from_kb(g, kb);
-      out.push_back(std::move(g));
-    }
-  }
-  if (!out.empty()) return out;
-  for (const auto& [list, base] : {std::pair{&nvml, "nvml.gpus"}, std::pair{&cu, "driver_api.devices"}}) {
-    if (!list->is_array() || list->empty()) continue;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Json& d = (*list)[i];
-      GpuView g;
-      g.fact = fmt::format("{}[{}]", base, i);
-      g.source = base;
-      g.name = str_field(d, "name");
-      g.bus_id = str_field(d, "pci_bus_id");
-      if (d.contains("pci_device_id") && d["pci_device_id"].is_number_unsigned())
-        g.kb_gpu = kb.gpu_by_pci_id(d["pci_device_id"].get<unsigned>());
-      if (auto v = Version::parse(str_field(d, "compute_capability"))) g.cc = v;
-      fill_from_kb(g, kb);
-      out.push_back(std::move(g));
-    }
-    break;
-  }
-  return out;
+  return model::derive_gpus(report, &kb);
 }
 
 std::optional<std::string> env(const Json& report, const std::string& name) {

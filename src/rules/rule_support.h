@@ -10,19 +10,20 @@
 #include "core/json.h"
 #include "core/version.h"
 #include "kb/knowledge_base.h"
+#include "model/facts.h"
+#include "model/gpus.h"
+#include "model/host_driver.h"
 #include "rules/finding.h"
 
 namespace cudiag::rules {
 
-// The value of the fact at `path` (a {"value": ...} object, or a bare value), or null.
-const Json& value_at(const Json& report, const std::string& path);
-std::optional<std::string> string_at(const Json& report, const std::string& path);
-std::optional<Version> version_at(const Json& report, const std::string& path);
-std::optional<bool> bool_at(const Json& report, const std::string& path);
-// The numeric result code of an API call fact ({"value": name, "code": N}), or nullopt.
-std::optional<long> code_at(const Json& report, const std::string& path);
-// Whether the fact at `path` was overlaid by --assume (source "assume:…").
-bool is_assumed(const Json& report, const std::string& path);
+// Typed fact access lives in the report model (src/model/facts.h).
+using model::bool_at;
+using model::code_at;
+using model::is_assumed;
+using model::string_at;
+using model::value_at;
+using model::version_at;
 // Whether `path` exists at all (a layer or fact that was collected, known or not).
 bool present(const Json& report, const std::string& path);
 
@@ -33,41 +34,18 @@ Evidence evidence(std::string fact, Json value, std::string source);
 void add_docs(Finding& f, const std::vector<kb::Source>& sources);
 void add_docs(Finding& f, const kb::Provenance& p);
 
-// The driver the CUDA runtime talks to. `version` follows the lead's order:
-// the kernel module (/proc/driver/nvidia/version), else NVML's answer, else
-// the file name of the libcuda the loader picks — except when that libcuda is
-// a cuda-compat package, whose own version is then what a runtime sees.
-struct HostDriver {
-  std::optional<Version> version;
-  std::string version_fact;
-  // The newest CUDA version the driver supports (cuDriverGetVersion / NVML),
-  // else the knowledge base's value for the driver's branch.
-  std::optional<Version> cuda;
-  std::string cuda_fact;  // "" when it came from the knowledge base
-  bool forward_compat = false;
-  std::optional<Version> kernel_module;  // kernel_driver.version alone
-};
+// The driver the CUDA runtime talks to, and the GPUs whatever layer saw
+// them: the report model's derived views (src/model/host_driver.h, gpus.h),
+// with the knowledge base.
+using HostDriver = model::HostDriver;
 HostDriver host_driver(const Json& report, const kb::KnowledgeBase& kb);
 // "535.104.05 (CUDA 12.2)" or "535.104.05" or "CUDA 12.2".
-std::string describe(const HostDriver& d);
+using model::describe;
 void add_driver_evidence(Finding& f, const Json& report, const HostDriver& d);
 
-// One GPU, from whichever layer reported it (PCI, NVML, the driver API, or --assume).
-struct GpuView {
-  std::string label;   // "GeForce RTX 4090 (0000:01:00.0)", "sm_90 GPU"
-  std::string fact;    // where in the report it comes from
-  std::string source;  // that fact's source
-  std::string name;
-  std::string bus_id;
-  std::optional<Version> cc;
-  std::string segment;  // "datacenter", "consumer", "workstation", ... ("" unknown)
-  std::string bound_driver;
-  const kb::Gpu* kb_gpu = nullptr;
-  const kb::Arch* arch = nullptr;
-};
+using GpuView = model::GpuView;
 std::vector<GpuView> gpus(const Json& report, const kb::KnowledgeBase& kb);
-// Whether the report says anything about the GPUs present (so an empty list means "none").
-bool gpus_known(const Json& report);
+using model::gpus_known;
 
 // host.environment.NAME: nullopt when unset; `env_collected` says whether the
 // environment was read at all (absent from a partial report: nothing is known).

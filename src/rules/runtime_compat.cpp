@@ -10,16 +10,6 @@ constexpr long kInsufficientDriver = 35;
 Version minor_of(const Version& v) { return Version::from_cuda_int(v.to_cuda_int()); }
 }  // namespace
 
-std::optional<Version> runtime_version_of(const Json& report, const std::string& base) {
-  if (auto v = version_at(report, base + ".runtime_version")) return v;
-  const Json& file = fact_at(report, base + ".file_version");
-  if (file.is_string()) {
-    auto v = Version::parse(file.get<std::string>());
-    if (v && v->parts().size() >= 2) return v;
-  }
-  return std::nullopt;
-}
-
 RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Version& runtime,
                                           const HostDriver& driver, const Json& report,
                                           const std::string& base) {

@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/version.h"
 #include "kb/knowledge_base.h"
+#include "model/cuda_runtimes.h"
 #include "rules/rule_support.h"
 
 namespace cudiag::rules {
@@ -29,9 +30,8 @@ RuntimeCheck check_runtime_against_driver(const kb::KnowledgeBase& kb, const Ver
                                           const HostDriver& driver, const Json& report,
                                           const std::string& runtime_fact_base);
 
-// The runtime's version from cudaRuntimeGetVersion, else from a file name
-// with at least major.minor ("libcudart.so.12.4.127").
-std::optional<Version> runtime_version_of(const Json& report, const std::string& runtime_fact_base);
+// The runtime's version: the report model's (src/model/cuda_runtimes.h).
+using model::runtime_version_of;
 
 // "driver ≥ 550.54.14 (≥ 525.60.13 under minor-version compatibility)".
 std::string describe_minimum(const RuntimeCheck& c);

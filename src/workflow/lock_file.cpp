@@ -5,7 +5,7 @@
 #include <toml++/toml.h>
 
 #include "core/errors.h"
-#include "probes/library_catalog.h"
+#include "model/library_catalog.h"
 
 namespace cudiag::workflow {
 

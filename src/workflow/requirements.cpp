@@ -7,7 +7,7 @@
 #include <cctype>
 
 #include "core/errors.h"
-#include "probes/library_catalog.h"
+#include "model/library_catalog.h"
 
 namespace cudiag::workflow {
 
@@ -111,6 +111,7 @@ Requirement parse_requirement(std::string_view text) {
 RequirementResult evaluate(const Requirement& req, const Stack& stack) {
   RequirementResult r;
   r.requirement = req.text;
+  r.layer = layer_of_key(req.key);
   const StackValue* v = stack.find(req.key);
   std::vector<std::string> values = v ? v->values : std::vector<std::string>{};
   r.actual = fmt::format("{}", fmt::join(values, ", "));
@@ -164,18 +165,10 @@ Json requirements_to_json(const std::vector<RequirementResult>& results) {
   Json out = Json::array();
   for (const auto& r : results) {
     out.push_back({{"requirement", r.requirement},
+                   {"layer", r.layer},
                    {"satisfied", r.satisfied},
                    {"actual", r.actual.empty() ? Json(nullptr) : Json(r.actual)},
                    {"message", r.message}});
-  }
-  return out;
-}
-
-std::string requirements_text(const Json& requirements) {
-  std::string out = "\nRequirements\n";
-  for (const auto& r : requirements) {
-    out += fmt::format("  {} {}: {}\n", r.value("satisfied", false) ? "ok  " : "FAIL",
-                       r.value("requirement", ""), r.value("message", ""));
   }
   return out;
 }

@@ -29,6 +29,7 @@ Requirement parse_requirement(std::string_view text);
 
 struct RequirementResult {
   std::string requirement;
+  std::string layer;  // the layer its key belongs to (layer_of_key); an unsatisfied one is its finding
   bool satisfied = false;
   std::string actual;  // the values found, comma separated; "" when none
   std::string message;
@@ -39,9 +40,6 @@ std::vector<RequirementResult> evaluate_all(const std::vector<Requirement>& reqs
 
 // The report's `requirements` array.
 Json requirements_to_json(const std::vector<RequirementResult>& results);
-
-// The text block `check --format text` prints after the report ("Requirements" and one line each).
-std::string requirements_text(const Json& requirements);
 
 // The keys a requirement may name besides library keys and framework names.
 const std::vector<std::string>& fixed_requirement_keys();

@@ -5,7 +5,11 @@
 #include <algorithm>
 
 #include "kb/knowledge_base.h"
-#include "rules/rule_support.h"
+#include "model/cuda_runtimes.h"
+#include "model/gpus.h"
+#include "model/host_driver.h"
+#include "model/kernel_test_view.h"
+#include "model/report_path.h"
 
 namespace cudiag::workflow {
 
@@ -17,17 +21,6 @@ std::string text_of(const Json& node) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<long>());
   if (v.is_number()) return fmt::format("{}", v.get<double>());
-  return "";
-}
-
-std::string field_text(const Json& obj, std::initializer_list<const char*> names) {
-  if (!obj.is_object()) return "";
-  for (const char* n : names) {
-    if (obj.contains(n)) {
-      auto t = text_of(obj[n]);
-      if (!t.empty()) return t;
-    }
-  }
   return "";
 }
 
@@ -44,67 +37,6 @@ StackValue value(std::string layer, std::string key, std::string from, ValueKind
   return s;
 }
 
-// "pytorch" and "torch" are the same framework to a user writing --require torch>=2.4.
-std::string framework_key(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (name == "pytorch") return "torch";
-  return name;
-}
-
-FrameworkBuild build_from(const std::string& name, const Json& obj, const std::string& where) {
-  FrameworkBuild b;
-  b.name = framework_key(name);
-  b.where = where;
-  b.version = field_text(obj, {"version", "__version__"});
-  b.cuda = field_text(obj, {"cuda", "cuda_version", "built_with_cuda", "cuda_build", "build_cuda"});
-  b.cudnn = field_text(obj, {"cudnn", "cudnn_version", "built_with_cudnn"});
-  if (obj.contains("build") && obj["build"].is_object()) {
-    if (b.cuda.empty()) b.cuda = field_text(obj["build"], {"cuda", "cuda_version"});
-    if (b.cudnn.empty()) b.cudnn = field_text(obj["build"], {"cudnn", "cudnn_version"});
-  }
-  return b;
-}
-
-bool looks_like_build(const Json& obj) {
-  return obj.is_object() && (obj.contains("version") || obj.contains("__version__"));
-}
-
-void collect_builds(const Json& node, const std::string& where, const std::string& name_hint,
-                    std::vector<FrameworkBuild>& out) {
-  if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) {
-      const Json& e = node[i];
-      std::string name = field_text(e, {"name", "framework", "package"});
-      if (name.empty()) name = name_hint;
-      std::string at = fmt::format("{}[{}]", where, i);
-      if (looks_like_build(e) && !name.empty()) {
-        out.push_back(build_from(name, e, at));
-      } else if (e.is_object()) {
-        collect_builds(e, at, name, out);
-      }
-    }
-    return;
-  }
-  if (!node.is_object()) return;
-  for (const auto& [k, v] : node.items()) {
-    // Wheels, binaries and plugins of an environment have names and versions too, but are not frameworks.
-    if (k == "nvidia_wheels" || k == "binaries" || k == "loads" || k == "plugins" || k == "requires")
-      continue;
-    std::string at = where + "." + k;
-    if (looks_like_build(v)) {
-      std::string name = field_text(v, {"name", "framework", "package"});
-      out.push_back(build_from(name.empty() ? k : name, v, at));
-    } else if (v.is_array() || (v.is_object() && !v.contains("value"))) {
-      // {"torch": [install, install]} or {"installs": [...]}: the key names the framework only when it is
-      // one.
-      bool container = k == "installs" || k == "frameworks" || k == "packages" || k == "interpreters" ||
-                       k == "environments" || k == "items";
-      collect_builds(v, at, container ? name_hint : k, out);
-    }
-  }
-}
-
 }  // namespace
 
 const StackValue* Stack::find(const std::string& key) const {
@@ -114,32 +46,11 @@ const StackValue* Stack::find(const std::string& key) const {
   return nullptr;
 }
 
-std::vector<FrameworkBuild> framework_builds(const Json& report) {
-  std::vector<FrameworkBuild> out;
-  if (report.is_object() && report.contains("frameworks"))
-    collect_builds(report["frameworks"], "frameworks", "", out);
-  out.erase(std::remove_if(out.begin(), out.end(), [](const FrameworkBuild& b) { return b.version.empty(); }),
-            out.end());
-  return out;
-}
-
 std::optional<bool> kernel_test_passed(const Json& report) {
-  if (!report.is_object() || !report.contains("kernel_test")) return std::nullopt;
-  const Json& kt = report["kernel_test"];
-  if (!kt.is_object()) return std::nullopt;
-  for (const char* key : {"passed", "ok", "success"}) {
-    if (kt.contains(key)) {
-      const Json& v = kt[key].is_object() && kt[key].contains("value") ? kt[key]["value"] : kt[key];
-      if (v.is_boolean()) return v.get<bool>();
-    }
-  }
-  std::string status = field_text(kt, {"status", "result", "outcome", "verdict"});
-  std::transform(status.begin(), status.end(), status.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (status == "passed" || status == "pass" || status == "ok" || status == "success") return true;
-  // `cudiag check --deep` writes "not run" under --root; any other status is a kernel that did not pass.
-  if (status.empty() || status == "not run" || status == "skipped") return std::nullopt;
-  return false;
+  auto view = model::kernel_test_view(report);
+  if (view.status == "pass") return true;
+  if (view.status == "fail") return false;
+  return std::nullopt;  // not run (`check --deep` under --root), or no kernel test
 }
 
 std::string layer_of_key(const std::string& key) {
@@ -159,7 +70,7 @@ std::string layer_of_key(const std::string& key) {
 
 Stack read_stack(const Json& report, const kb::KnowledgeBase& kb) {
   Stack s;
-  auto driver = rules::host_driver(report, kb);
+  auto driver = model::derive_host_driver(report, &kb);
   auto d = value("kernel_driver", "driver", driver.version_fact);
   if (driver.version) d.values.push_back(driver.version->text());
   s.values.push_back(d);
@@ -168,8 +79,8 @@ Stack read_stack(const Json& report, const kb::KnowledgeBase& kb) {
   if (driver.cuda) dc.values.push_back(driver.cuda->text());
   s.values.push_back(dc);
 
-  auto gpus_known = rules::gpus_known(report);
-  auto gpu_list = rules::gpus(report, kb);
+  auto gpus_known = model::gpus_known(report);
+  auto gpu_list = model::derive_gpus(report, &kb);
   auto count = value("kernel_driver", "gpu.count", "kernel_driver.pci_devices");
   auto cc = value("kernel_driver", "gpu.cc", "GPUs' compute capabilities");
   auto names = value("kernel_driver", "gpu.name", "GPUs' names", ValueKind::kText);
@@ -183,14 +94,12 @@ Stack read_stack(const Json& report, const kb::KnowledgeBase& kb) {
   s.values.push_back(names);
 
   auto rt = value("cuda_runtime", "cuda_runtime", "cuda_runtime.runtimes");
-  const Json& runtimes = fact_at(report, "cuda_runtime.runtimes");
-  if (runtimes.is_array()) {
-    for (const auto& r : runtimes) {
-      RuntimeInstance inst{text_of(r.value("runtime_version", Json())),
-                           r.value("real_path", r.value("path", ""))};
-      add_distinct(rt.values, inst.version);
-      s.runtimes.push_back(inst);
-    }
+  for (const auto& r : model::derive_cuda_runtimes(report, &kb)) {
+    // Only cudaRuntimeGetVersion's answer is pinned, not a version read from a file name.
+    RuntimeInstance inst{r.version_fact.ends_with(".runtime_version") ? r.version->text() : "",
+                         r.real_path.empty() ? r.path : r.real_path};
+    add_distinct(rt.values, inst.version);
+    s.runtimes.push_back(inst);
   }
   s.values.push_back(rt);
   auto tk = value("cuda_runtime", "cuda_toolkit", "cuda_runtime.toolkits");

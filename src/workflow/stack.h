@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "model/frameworks_view.h"
 
 namespace cudiag::kb {
 class KnowledgeBase;
@@ -48,16 +49,9 @@ struct Stack {
 // Reads a report (collected or loaded; not necessarily diagnosed).
 Stack read_stack(const Json& report, const kb::KnowledgeBase& kb);
 
-// Framework installs from the report's `frameworks` layer (the shapes the
-// framework probe may write: {"torch": {...}}, {"installs": [...]}, [...]).
-struct FrameworkBuild {
-  std::string name;  // "torch", "jax", "cupy", "tensorflow", ...
-  std::string version;
-  std::string cuda;   // the CUDA version it was built with
-  std::string cudnn;  // the cuDNN version it was built with or bundles
-  std::string where;  // its report path
-};
-std::vector<FrameworkBuild> framework_builds(const Json& report);
+// Framework installs from the report's `frameworks` layer: the report model's view.
+using FrameworkBuild = model::FrameworkBuild;
+using model::framework_builds;
 
 // The kernel test's outcome: true passed, false failed, nullopt not run.
 std::optional<bool> kernel_test_passed(const Json& report);

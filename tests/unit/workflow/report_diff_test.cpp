@@ -27,7 +27,7 @@ TEST(WorkflowReportDiff, NewErrorFindingMattersAndComesInLayerOrder) {
                                 {"layer", "kernel_driver"},
                                 {"severity", "error"},
                                 {"message", "/dev/nvidia-uvm is missing"}}});
-  b["frameworks"]["torch"]["cuda"]["value"] = "12.1";
+  b["frameworks"]["environments"][0]["frameworks"][0]["build"]["cuda"]["value"] = "12.1";
   auto d = diff_reports(a, b, kb::KnowledgeBase::builtin());
   ASSERT_EQ(d.compatibility.size(), 2u) << render_diff_text(d, "a", "b");
   EXPECT_EQ(d.compatibility[0].key, "finding kernel_driver.uvm_missing");

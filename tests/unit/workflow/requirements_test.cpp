@@ -54,10 +54,13 @@ TEST(WorkflowRequirements, KernelTestAbsentIsNotRun) {
   auto res = eval("kernel-test", report);
   EXPECT_FALSE(res.satisfied);
   EXPECT_EQ(res.message, "the kernel test was not run; use --deep");
-  report["kernel_test"] = {{"passed", {{"value", true}, {"source", "launch"}}}};
+  // The kernel_test section as src/kernel_test/run.cpp writes it (schema: status pass | fail | not run).
+  report["kernel_test"] = {{"status", "pass"}};
   EXPECT_TRUE(eval("kernel-test", report).satisfied);
-  report["kernel_test"] = {{"status", {{"value", "failed"}, {"source", "launch"}}}};
+  report["kernel_test"] = {{"status", "fail"}};
   EXPECT_FALSE(eval("kernel_test", report).satisfied);
+  report["kernel_test"] = {{"status", "not run"}};
+  EXPECT_EQ(eval("kernel_test", report).message, "the kernel test was not run; use --deep");
 }
 
 TEST(WorkflowRequirements, FrameworksAbsentFromTheReport) {

@@ -171,6 +171,12 @@ TEST(WorkflowCommands, CheckRequireSatisfiedUnsatisfiedAndBadSyntax) {
   EXPECT_FALSE(b["requirements"][0]["satisfied"].get<bool>());
   EXPECT_FALSE(b["requirements"][1]["satisfied"].get<bool>());
   EXPECT_EQ(b["requirements"][1]["message"], "the kernel test was not run; use --deep");
+  // Each unsatisfied requirement is a finding in its key's layer (rules/requirement_rules.cpp).
+  std::vector<std::string> unmet;
+  for (const auto& f : b["findings"]) {
+    if (f["id"] == "requirement.unsatisfied") unmet.push_back(f["layer"].get<std::string>());
+  }
+  EXPECT_EQ(unmet, (std::vector<std::string>{"kernel_driver", "kernel_test"})) << b["findings"].dump();
 
   auto syntax = run_cudiag("check --require 'driver=>550'");
   EXPECT_EQ(syntax.exit_code, 2);
@@ -180,6 +186,27 @@ TEST(WorkflowCommands, CheckRequireSatisfiedUnsatisfiedAndBadSyntax) {
   auto to_file = run_cudiag("check --no-library-calls --require 'driver>=530' -o " + dir.path("out.txt"));
   EXPECT_EQ(to_file.out, "");
   EXPECT_NE(read_text(dir.path("out.txt")).find("ok   driver>=530"), std::string::npos);
+}
+
+// The exit code comes from the findings alone: on a hypothetical machine with
+// no other problem, only the requirement's finding makes `check` fail, and
+// `analyze` of the saved report fails the same way.
+TEST(WorkflowCommands, CheckRequireFailsThroughItsFindingAlone) {
+  ScratchDir dir("require_findings");
+  const std::string machine = "check --no-collect --assume driver=550.54.15 --format json";
+  auto met = run_cudiag(machine + " --require 'driver>=550'");
+  EXPECT_EQ(met.exit_code, 0) << met.out << met.err;
+  auto unmet = run_cudiag(machine + " --require 'driver>=999' -o " + dir.path("r.json"));
+  EXPECT_EQ(unmet.exit_code, 1) << unmet.err;
+  Json r = Json::parse(read_text(dir.path("r.json")));
+  ASSERT_EQ(r["findings"].size(), 1u) << r["findings"].dump();
+  EXPECT_EQ(r["findings"][0]["id"], "requirement.unsatisfied");
+  EXPECT_EQ(r["findings"][0]["severity"], "error");
+  EXPECT_NE(r["findings"][0]["message"].get<std::string>().find("driver>=999"), std::string::npos);
+  EXPECT_EQ(r["layer_status"]["kernel_driver"], "error");
+  auto again = run_cudiag("analyze --format json " + dir.path("r.json"));
+  EXPECT_EQ(again.exit_code, 1) << again.err;
+  EXPECT_EQ(Json::parse(again.out)["findings"], r["findings"]);
 }
 
 TEST(WorkflowCommands, PlanANewGpuMovesDriverAndRuntimeFirst) {

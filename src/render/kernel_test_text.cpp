@@ -1,10 +1,11 @@
-// The text form of the kernel_test section. Formatting only.
+// The text form of the kernel_test section (`cudiag test`, and the text
+// report's kernel_test block). Formatting only.
+#include "render/kernel_test_text.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernel_test/kernel_test.h"
-
-namespace cudiag::kernel_test {
+namespace cudiag {
 
 namespace {
 
@@ -38,9 +39,46 @@ void step_lines(std::string& out, const Json& steps, const Style& s) {
   }
 }
 
+// A saved report may hold a partial or older kernel_test: every key the text
+// reads is given its empty value, and entries that are not objects are dropped.
+Json objects_only(const Json& list) {
+  Json out = Json::array();
+  if (!list.is_array()) return out;
+  for (const auto& e : list) {
+    if (!e.is_object()) continue;
+    Json x = e;
+    if (x.contains("steps")) x["steps"] = objects_only(x["steps"]);
+    if (!x.contains("steps")) x["steps"] = Json::array();
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+Json object_at(const Json& obj, const char* key) {
+  return obj.is_object() && obj.contains(key) && obj[key].is_object() ? obj[key] : Json::object();
+}
+
+Json complete(const Json& given) {
+  Json section = given.is_object() ? given : Json::object();
+  Json kernels = object_at(section, "kernels");
+  kernels["ptx"] = object_at(kernels, "ptx");
+  kernels["sass"] = object_at(kernels, "sass");
+  section["kernels"] = kernels;
+  Json driver = object_at(section, "driver");
+  if (!driver.contains("library")) driver["library"] = nullptr;
+  driver["steps"] = objects_only(driver.value("steps", Json::array()));
+  driver["devices"] = objects_only(driver.value("devices", Json::array()));
+  section["driver"] = driver;
+  section["nvrtc"] = objects_only(section.value("nvrtc", Json::array()));
+  section["frameworks"] = objects_only(section.value("frameworks", Json::array()));
+  if (!section.contains("first_failure")) section["first_failure"] = nullptr;
+  return section;
+}
+
 }  // namespace
 
-std::string render_kernel_test_text(const Json& section, bool color) {
+std::string render_kernel_test_text(const Json& given, bool color) {
+  const Json section = complete(given);
   Style s{color};
   std::string out = "cudiag test: a real kernel, launched and checked element by element\n";
   const auto& k = section["kernels"];
@@ -111,4 +149,15 @@ std::string render_kernel_test_text(const Json& section, bool color) {
   return out;
 }
 
-}  // namespace cudiag::kernel_test
+std::string render_requirements_text(const Json& requirements) {
+  std::string out = "\nRequirements\n";
+  if (!requirements.is_array()) return "";
+  for (const auto& r : requirements) {
+    if (!r.is_object()) continue;
+    out += fmt::format("  {} {}: {}\n", r.value("satisfied", false) ? "ok  " : "FAIL",
+                       r.value("requirement", ""), r.value("message", ""));
+  }
+  return out;
+}
+
+}  // namespace cudiag

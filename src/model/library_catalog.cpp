@@ -1,4 +1,4 @@
-#include "probes/library_catalog.h"
+#include "model/library_catalog.h"
 
 #include <array>
 

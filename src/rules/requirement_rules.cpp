@@ -1,0 +1,50 @@
+// `check --require KEY OP VERSION`: each requirement the stack does not meet
+// (report `requirements`, written by the pipeline before diagnosis) is an
+// error finding in the layer its key belongs to, so the exit code of a CI
+// gate comes from the findings like every other failure, and `analyze` of the
+// saved report fails the same way.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "rules/engine.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::rules {
+namespace {
+
+std::string text(const Json& obj, const char* key) {
+  return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : "";
+}
+
+void requirements(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
+  const Json& list = fact_at(report, "requirements");
+  if (!list.is_array()) return;
+  const auto& layers = layer_order();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Json& r = list[i];
+    if (!r.is_object() || !r.contains("satisfied") || r["satisfied"] != false) continue;
+    auto layer = text(r, "layer");
+    // An entry without a layer was written before requirements were findings; `analyze` never judged
+    // those, and still does not.
+    if (std::find(layers.begin(), layers.end(), layer) == layers.end()) continue;
+    auto requirement = text(r, "requirement");
+    auto f = make_finding(
+        "requirement.unsatisfied", layer, Severity::kError,
+        fmt::format("The requirement {} is not met: {}.", requirement, sentence_body(text(r, "message"))),
+        fmt::format("Change the {} layer so that {} holds, or change the requirement "
+                    "(--require) if the machine is right.",
+                    layer, requirement));
+    // A gate the user asked for stands on its own, whatever failed before it.
+    f.independent = true;
+    f.evidence.push_back(evidence(fmt::format("requirements[{}]", i),
+                                  r.contains("actual") ? r["actual"] : Json(),
+                                  "check --require " + requirement));
+    out.push_back(std::move(f));
+  }
+}
+
+const RegisterRule kRequirements{{"requirement", requirements}};
+
+}  // namespace
+}  // namespace cudiag::rules

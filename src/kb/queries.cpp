@@ -80,7 +80,9 @@ std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& c
     for (const auto& r : d_->toolkits) {
       if (r.cuda == cuda) row = &r;
     }
-    // A build number we do not list (9.0.176 for 9.0.76) still means that minor.
+    // An update level we do not list (13.2.1 before its row existed) is unknown, never a
+    // neighbour's answer; a build number (9.0.176 for 9.0.76) still means that minor.
+    if (!row && cuda.part(2) < 10) return std::nullopt;
   }
   if (!row) {
     // "12.4" is what a runtime reports: the GA row of that minor, else its first row that is not a release candidate.
@@ -114,6 +116,20 @@ std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& c
 }
 
 const std::vector<ToolkitRelease>& KnowledgeBase::toolkit_releases() const { return d_->toolkits; }
+
+std::vector<const ToolkitRelease*> KnowledgeBase::nearest_toolkit_releases(const Version& cuda) const {
+  const ToolkitRelease* below = nullptr;
+  const ToolkitRelease* above = nullptr;
+  for (const auto& r : d_->toolkits) {
+    if (r.cuda < cuda && (!below || below->cuda < r.cuda)) below = &r;
+    if (cuda < r.cuda && (!above || r.cuda < above->cuda)) above = &r;
+  }
+  std::vector<const ToolkitRelease*> out;
+  for (const auto* r : {below, above}) {
+    if (r) out.push_back(r);
+  }
+  return out;
+}
 
 const MinorVersionCompat* KnowledgeBase::mvc_for_major(long cuda_major) const {
   for (const auto& m : d_->mvc) {
@@ -227,6 +243,8 @@ std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) cons
     for (auto& w : words(g.name)) {
       if (!optional_word(w)) have.push_back(std::move(w));
     }
+    // Every word asked for must be in the name: "RTX PRO 5000 Blackwell" is
+    // not "Quadro RTX 5000", whatever they share.
     std::size_t matched = 0;
     bool model_word = false;
     for (const auto& w : want) {
@@ -235,19 +253,16 @@ std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) cons
         model_word = model_word || has_digit(w);
       }
     }
-    if (matched == 0 || !model_word) continue;
-    scored.push_back({&g, matched, have.size() - std::min(have.size(), matched)});
+    if (matched != want.size() || !model_word) continue;
+    scored.push_back({&g, matched, have.size() - matched});
   }
-  bool any_complete = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) { return s.matched == want.size(); });
-  std::size_t best = 0;
-  for (const auto& s : scored) best = std::max(best, s.matched);
-  std::vector<Scored> kept;
-  for (const auto& s : scored) {
-    if (any_complete ? s.matched == want.size() : s.matched == best) kept.push_back(s);
+  // The most specific first: an exact name, then the fewest words not asked for.
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.extra < b.extra; });
+  if (!scored.empty() && scored.front().extra == 0) {
+    while (!scored.empty() && scored.back().extra != 0) scored.pop_back();
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const Scored& a, const Scored& b) { return a.extra < b.extra; });
   std::vector<const Gpu*> out;
-  for (const auto& s : kept) out.push_back(s.gpu);
+  for (const auto& s : scored) out.push_back(s.gpu);
   return out;
 }
 

@@ -39,6 +39,17 @@ std::vector<std::string> words(std::string_view s) {
 // Brand words that nvidia-smi and users add or drop freely.
 bool optional_word(const std::string& w) { return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro"; }
 
+// Memory size and form factor in a product name ("80GB", "HBM3", "SXM5", "PCIe"): nvidia-smi's
+// names and pci.ids' disagree on them, so a query need not match them, though matching counts.
+bool decoration(const std::string& w) {
+  auto digits_then = [&](const char* suffix) {
+    auto n = std::string(suffix).size();
+    return w.size() > n && w.ends_with(suffix) &&
+           std::all_of(w.begin(), w.end() - static_cast<long>(n), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  };
+  return digits_then("gb") || w.starts_with("hbm") || w.starts_with("gddr") || w.starts_with("sxm") || w == "pcie";
+}
+
 bool has_digit(const std::string& w) {
   return std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
@@ -247,17 +258,24 @@ std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) cons
     // not "Quadro RTX 5000", whatever they share.
     std::size_t matched = 0;
     bool model_word = false;
+    bool complete = true;
     for (const auto& w : want) {
       if (std::find(have.begin(), have.end(), w) != have.end()) {
         ++matched;
-        model_word = model_word || has_digit(w);
+        model_word = model_word || (has_digit(w) && !decoration(w));
+      } else if (!decoration(w)) {
+        complete = false;
       }
     }
-    if (matched != want.size() || !model_word) continue;
+    if (!complete || !model_word) continue;
     scored.push_back({&g, matched, have.size() - matched});
   }
-  // The most specific first: an exact name, then the fewest words not asked for.
-  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.extra < b.extra; });
+  // The most specific first: an exact name, then the most words matched, then the fewest not asked for.
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    return a.extra != b.extra && (a.extra == 0 || b.extra == 0) ? a.extra < b.extra
+           : a.matched != b.matched                             ? a.matched > b.matched
+                                                                : a.extra < b.extra;
+  });
   if (!scored.empty() && scored.front().extra == 0) {
     while (!scored.empty() && scored.back().extra != 0) scored.pop_back();
   }

@@ -23,7 +23,8 @@ std::string strip(std::string s) {
 // line leaves the default, "auto" (api/config/v1/config.go).
 Json mode_fact(const FsRoot& root) {
   auto data = root.read_file(kConfig);
-  if (!data) return unknown_fact(file_source(kConfig), "not readable (no NVIDIA Container Toolkit, or not the host)");
+  if (!data)
+    return unknown_fact(file_source(kConfig), "not readable (no NVIDIA Container Toolkit, or not the host)");
   std::istringstream in(*data.data);
   std::string line;
   std::string table;

@@ -173,7 +173,9 @@ const char* runtime_path_name(RuntimePath p) {
   return "unknown";
 }
 
-bool path_checks_requirements(RuntimePath p) { return p == RuntimePath::kLegacyHook || p == RuntimePath::kCsv; }
+bool path_checks_requirements(RuntimePath p) {
+  return p == RuntimePath::kLegacyHook || p == RuntimePath::kCsv;
+}
 
 RuntimePath runtime_path(const RuntimeSetup& setup) {
   std::string mode = setup.mode.value_or("auto");
@@ -193,8 +195,8 @@ RuntimePath runtime_path(const RuntimeSetup& setup) {
 
 namespace cudiag::rules {
 
-HookVerdict hook_path_verdict(const ImageEnv& env, const RequireHost& host, const std::vector<RequireGpu>& gpus,
-                              bool privileged) {
+HookVerdict hook_path_verdict(const ImageEnv& env, const RequireHost& host,
+                              const std::vector<RequireGpu>& gpus, bool privileged) {
   HookVerdict v;
   v.config = hook_config(env, privileged);
   if (v.config.kind == HookConfig::Kind::kNotGpuContainer) {
@@ -212,7 +214,9 @@ HookVerdict hook_path_verdict(const ImageEnv& env, const RequireHost& host, cons
   bool all = std::find(devices.begin(), devices.end(), "all") != devices.end();
   if (!none && !all) {
     for (const auto& d : devices) {
-      bool digits = !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool digits = !d.empty() && std::all_of(d.begin(), d.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
       if (!digits || d.size() > 6 || std::stoul(d) >= gpus.size()) {
         all = true;
         selected.clear();

@@ -24,8 +24,8 @@ bool go_parse_bool_true(const std::string& s);
 std::optional<std::string> parse_major_minor(const std::string& version);
 
 struct ImageRequirements {
-  bool disabled = false;  // NVIDIA_DISABLE_REQUIRE
-  bool legacy = false;    // CUDA_VERSION set, NVIDIA_REQUIRE_CUDA empty
+  bool disabled = false;             // NVIDIA_DISABLE_REQUIRE
+  bool legacy = false;               // CUDA_VERSION set, NVIDIA_REQUIRE_CUDA empty
   std::optional<std::string> error;  // an unparsable legacy CUDA_VERSION
   std::vector<std::string> requirements;
   std::vector<std::string> variables;  // where each requirement came from
@@ -82,7 +82,7 @@ struct HookVerdict {
   HookConfig config;
   RequireResult result;  // kEvaluated
 };
-HookVerdict hook_path_verdict(const ImageEnv& env, const RequireHost& host, const std::vector<RequireGpu>& gpus,
-                              bool privileged = true);
+HookVerdict hook_path_verdict(const ImageEnv& env, const RequireHost& host,
+                              const std::vector<RequireGpu>& gpus, bool privileged = true);
 
 }  // namespace cudiag::rules

@@ -63,8 +63,9 @@ std::optional<int> nvml_brand(const Json& report, const GpuView& g) {
   for (const auto& d : list) {
     if (!d.contains("brand") || !d["brand"].is_number_integer()) continue;
     auto bus = d.value("pci_bus_id", "");
-    if (list.size() == 1 || (!bus.empty() && !g.bus_id.empty() &&
-                             (bus.find(g.bus_id) != std::string::npos || g.bus_id.find(bus) != std::string::npos)))
+    if (list.size() == 1 ||
+        (!bus.empty() && !g.bus_id.empty() &&
+         (bus.find(g.bus_id) != std::string::npos || g.bus_id.find(bus) != std::string::npos)))
       return d["brand"].get<int>();
   }
   return std::nullopt;
@@ -133,23 +134,27 @@ std::string path_sentence(const Json& report) {
   std::string mode = setup.mode.value_or("auto");
   switch (path) {
     case RuntimePath::kLegacyHook:
-      return fmt::format(" On this host ({} in mode {}) both `docker --gpus` and `--runtime=nvidia` take the "
-                         "legacy hook path, which checks it.",
-                         toolkit, mode);
+      return fmt::format(
+          " On this host ({} in mode {}) both `docker --gpus` and `--runtime=nvidia` take the "
+          "legacy hook path, which checks it.",
+          toolkit, mode);
     case RuntimePath::kCsv:
-      return fmt::format(" On this host ({}, mode {}) the runtime's CSV mode checks it with the toolkit's Go "
-                         "evaluator.",
-                         toolkit, mode);
+      return fmt::format(
+          " On this host ({}, mode {}) the runtime's CSV mode checks it with the toolkit's Go "
+          "evaluator.",
+          toolkit, mode);
     case RuntimePath::kCdi:
     case RuntimePath::kJitCdi:
-      return fmt::format(" On this host ({} in mode {}) `--runtime=nvidia` uses {} and checks nothing: that "
-                         "container starts and its CUDA may fail later; `docker --gpus` still goes through the "
-                         "legacy hook, which refuses it.",
-                         toolkit, mode, runtime_path_name(path));
+      return fmt::format(
+          " On this host ({} in mode {}) `--runtime=nvidia` uses {} and checks nothing: that "
+          "container starts and its CUDA may fail later; `docker --gpus` still goes through the "
+          "legacy hook, which refuses it.",
+          toolkit, mode, runtime_path_name(path));
     case RuntimePath::kUnknown:
       break;
   }
-  return " This is the legacy hook path's verdict (`docker --gpus`, or the runtime in legacy mode); in CDI or "
+  return " This is the legacy hook path's verdict (`docker --gpus`, or the runtime in legacy mode); in CDI "
+         "or "
          "jit-cdi mode — `--runtime=nvidia` in auto mode from toolkit 1.18.0 — nothing is checked and the "
          "container starts.";
 }
@@ -179,24 +184,28 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
     add_doc(f, kDslSource, "dsl_evaluate");
   };
   if (verdict.kind == HookVerdict::Kind::kNotChecked) {
-    if (in.env.contains("NVIDIA_DISABLE_REQUIRE") && go_parse_bool_true(in.env["NVIDIA_DISABLE_REQUIRE"])) return;
+    if (in.env.contains("NVIDIA_DISABLE_REQUIRE") && go_parse_bool_true(in.env["NVIDIA_DISABLE_REQUIRE"]))
+      return;
     auto f = make_finding(
         "host.nvidia_require_not_checked", "host", Severity::kInfo,
-        fmt::format("NVIDIA_VISIBLE_DEVICES is {}: the NVIDIA runtime treats this as a container without GPUs, "
-                    "so it checks no NVIDIA_REQUIRE_* and the container gets no GPU.",
-                    !in.env.contains("NVIDIA_VISIBLE_DEVICES")       ? "unset"
-                    : in.env["NVIDIA_VISIBLE_DEVICES"].empty() ? "empty"
-                                                                     : "\"" + in.env["NVIDIA_VISIBLE_DEVICES"] + "\""),
-        "Request GPUs (`docker run --gpus all`, NVIDIA_VISIBLE_DEVICES=all, or a CDI device) if this container "
+        fmt::format(
+            "NVIDIA_VISIBLE_DEVICES is {}: the NVIDIA runtime treats this as a container without GPUs, "
+            "so it checks no NVIDIA_REQUIRE_* and the container gets no GPU.",
+            !in.env.contains("NVIDIA_VISIBLE_DEVICES") ? "unset"
+            : in.env["NVIDIA_VISIBLE_DEVICES"].empty() ? "empty"
+                                                       : "\"" + in.env["NVIDIA_VISIBLE_DEVICES"] + "\""),
+        "Request GPUs (`docker run --gpus all`, NVIDIA_VISIBLE_DEVICES=all, or a CDI device) if this "
+        "container "
         "should use CUDA.");
     add_common(f);
     out.push_back(std::move(f));
     return;
   }
   if (verdict.kind == HookVerdict::Kind::kRefused) {
-    auto f = make_finding("host.nvidia_require_unsatisfied", "host", Severity::kError,
-                          fmt::format("The NVIDIA container hook refuses to start this image: {}.", verdict.reason),
-                          "Set CUDA_VERSION to a version such as 12.4 or 12.4.1, or set NVIDIA_REQUIRE_CUDA.");
+    auto f = make_finding(
+        "host.nvidia_require_unsatisfied", "host", Severity::kError,
+        fmt::format("The NVIDIA container hook refuses to start this image: {}.", verdict.reason),
+        "Set CUDA_VERSION to a version such as 12.4 or 12.4.1, or set NVIDIA_REQUIRE_CUDA.");
     add_common(f);
     out.push_back(std::move(f));
     return;
@@ -212,10 +221,12 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
     for (const auto& u : r.unknowns) unknowns += (unknowns.empty() ? "" : ", ") + u;
     auto f = make_finding(
         "host.nvidia_require_undecided", "host", Severity::kInfo,
-        fmt::format("Whether the NVIDIA runtime accepts {} on {} with {} depends on what cudiag does not know "
-                    "({}).",
-                    joined, in.host_text, gpus_text, unknowns.empty() ? "the host" : unknowns),
-        "State it to decide: `--assume gpu_brand=tesla` (or the brand `nvidia-smi -q` shows as Product Brand), "
+        fmt::format(
+            "Whether the NVIDIA runtime accepts {} on {} with {} depends on what cudiag does not know "
+            "({}).{}",
+            joined, in.host_text, gpus_text, unknowns.empty() ? "the host" : unknowns, path_sentence(report)),
+        "State it to decide: `--assume gpu_brand=tesla` (or the brand `nvidia-smi -q` shows as Product "
+        "Brand), "
         "`--assume gpu=<product>`, `--assume driver=<version>`.");
     add_common(f);
     out.push_back(std::move(f));
@@ -233,19 +244,21 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
   }
   auto f = make_finding(
       "host.nvidia_require_unsatisfied", "host", Severity::kError,
-      invalid ? fmt::format("{}: libnvidia-container refuses to start this image on {} with {} (\"{}\"): a "
-                            "malformed requirement is an error, not a warning.{}{}",
-                            joined, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
-              : fmt::format("{} is not met by the host's {} with {}: libnvidia-container refuses to start this "
-                            "image (\"{}\").{}{}",
-                            r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"",
-                            in.host_text, gpus_text, r.message, path_sentence(report), go_note),
-      invalid ? "Fix the expression: alternatives separated by single spaces, conditions within one by commas, "
-                "each NAME OP VALUE with NAME cuda, driver, arch or brand, OP one of = != < <= > >=, and a value "
-                "of digits and dots (no v prefix, no tabs)."
-              : "Upgrade the host driver to one that meets the image's condition, or use an image built for an "
-                "older CUDA; NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility. A cuda-compat "
-                "package in the image does not count: the runtime compares against the host driver.");
+      invalid
+          ? fmt::format("{}: libnvidia-container refuses to start this image on {} with {} (\"{}\"): a "
+                        "malformed requirement is an error, not a warning.{}{}",
+                        joined, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
+          : fmt::format("{} is not met by the host's {} with {}: libnvidia-container refuses to start this "
+                        "image (\"{}\").{}{}",
+                        r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"",
+                        in.host_text, gpus_text, r.message, path_sentence(report), go_note),
+      invalid
+          ? "Fix the expression: alternatives separated by single spaces, conditions within one by commas, "
+            "each NAME OP VALUE with NAME cuda, driver, arch or brand, OP one of = != < <= > >=, and a value "
+            "of digits and dots (no v prefix, no tabs)."
+          : "Upgrade the host driver to one that meets the image's condition, or use an image built for an "
+            "older CUDA; NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility. A cuda-compat "
+            "package in the image does not count: the runtime compares against the host driver.");
   add_common(f);
   add_doc(f, kChangelog, "v1.18.0: Default to jit-cdi mode in the nvidia runtime");
   out.push_back(std::move(f));

@@ -33,7 +33,8 @@ std::string join(const std::vector<long>& parts) {
 
 }  // namespace
 
-std::map<std::string, std::vector<std::string>> mentioned_values(const std::vector<std::string>& requirements) {
+std::map<std::string, std::vector<std::string>> mentioned_values(
+    const std::vector<std::string>& requirements) {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& r : requirements) {
     std::string factor;

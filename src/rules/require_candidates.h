@@ -12,7 +12,8 @@
 namespace cudiag::rules::detail {
 
 // Factor values per lower-cased property name, as libnvidia-container lexes them.
-std::map<std::string, std::vector<std::string>> mentioned_values(const std::vector<std::string>& requirements);
+std::map<std::string, std::vector<std::string>> mentioned_values(
+    const std::vector<std::string>& requirements);
 
 std::vector<std::string> major_minor_candidates(const std::vector<std::string>& mentioned);
 std::vector<std::string> driver_candidates(const std::vector<std::string>& mentioned);

@@ -20,8 +20,8 @@ struct Operator {
   Cmp cmp;
 };
 // dsl.c's table, in its order: the first whose prefix matches the operator run wins.
-constexpr Operator kOperators[] = {{"=", kEqual},   {"!=", kNotEqual},   {"<", kLess},
-                                   {"<=", kLessEqual}, {">", kGreater}, {">=", kGreaterEqual}};
+constexpr Operator kOperators[] = {{"=", kEqual},      {"!=", kNotEqual}, {"<", kLess},
+                                   {"<=", kLessEqual}, {">", kGreater},   {">=", kGreaterEqual}};
 
 bool case_equal(const std::string& a, const char* b) { return strcasecmp(a.c_str(), b) == 0; }
 
@@ -139,7 +139,8 @@ One dsl_evaluate(const std::string& predicate, const Values& v) {
   if (ret) return {};
   std::string first = predicate.substr(0, predicate.find(' '));
   std::string msg = "requirement error: unsatisfied condition: " + first;
-  if (first.starts_with("cuda>=")) msg += ", please update your driver to a newer version, or use an earlier cuda container";
+  if (first.starts_with("cuda>="))
+    msg += ", please update your driver to a newer version, or use an earlier cuda container";
   return {RequireOutcome::kUnsatisfied, msg};
 }
 
@@ -205,7 +206,8 @@ RequireResult evaluate_libnvc(const std::vector<std::string>& requirements, cons
       brands.assign(brand_cands.begin(), brand_cands.end());
     }
     if (!g.arch && mentioned.contains("arch")) result.unknowns.push_back("arch");
-    if ((!g.brands || g.brands->size() > 1) && mentioned.contains("brand")) result.unknowns.push_back("brand");
+    if ((!g.brands || g.brands->size() > 1) && mentioned.contains("brand"))
+      result.unknowns.push_back("brand");
     for (const auto& a : archs)
       for (const auto& b : brands) options.push_back(Values{std::nullopt, std::nullopt, true, a, b});
     combos *= options.size();

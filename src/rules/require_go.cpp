@@ -21,7 +21,8 @@ struct Semver {
 };
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // Masterminds/semver v3 NewVersion: the loose regular expression, 64-bit
@@ -90,8 +91,8 @@ struct Binary {
   std::string op;
   std::string value;
 };
-using Term = std::vector<Binary>;              // AND of factors
-struct Requirement {  // OR of terms
+using Term = std::vector<Binary>;  // AND of factors
+struct Requirement {               // OR of terms
   std::string text;
   std::vector<Term> terms;
 };

@@ -42,7 +42,8 @@ TEST(KbFreshness, EveryToolkitReleaseAndMinimumDriverMatches) {
     for (const auto& r : k().toolkit_releases()) {
       if (r.cuda == cuda && r.cuda.parts().size() == cuda.parts().size()) found = &r;
     }
-    ASSERT_NE(found, nullptr) << "CUDA " << cuda.text() << " (" << row["release"] << ") is missing from the KB";
+    ASSERT_NE(found, nullptr) << "CUDA " << cuda.text() << " (" << row["release"]
+                              << ") is missing from the KB";
     const auto& linux_col = found->for_os("linux");
     if (row["linux_min"].is_null()) {
       EXPECT_TRUE(!linux_col.min || linux_col.min_from == "bundled")
@@ -50,11 +51,13 @@ TEST(KbFreshness, EveryToolkitReleaseAndMinimumDriverMatches) {
     } else {
       ASSERT_TRUE(linux_col.min.has_value()) << cuda.text() << ": no Linux minimum in the KB";
       EXPECT_EQ(linux_col.min->text(), row["linux_min"].get<std::string>()) << "CUDA " << cuda.text();
-      EXPECT_NE(linux_col.min_from, "bundled") << cuda.text() << ": Table 3 has it, the KB still marks it bundled-only";
+      EXPECT_NE(linux_col.min_from, "bundled")
+          << cuda.text() << ": Table 3 has it, the KB still marks it bundled-only";
     }
   }
   for (const auto& r : k().toolkit_releases())
-    EXPECT_TRUE(in_snapshot.contains(r.cuda.text())) << "CUDA " << r.cuda.text() << " is in the KB but not the snapshot";
+    EXPECT_TRUE(in_snapshot.contains(r.cuda.text()))
+        << "CUDA " << r.cuda.text() << " is in the KB but not the snapshot";
 }
 
 TEST(KbFreshness, DriverBranchesReportTheSnapshotsCudaVersion) {

@@ -93,7 +93,8 @@ std::string run_case(const Json& c) {
     Json g = got ? Json(*got) : Json(nullptr);
     if (g != c["expect"]) diff << "got " << g.dump();
   } else if (kind == "hook") {
-    auto h = hook_config(env_of(c["env"]), c["privileged"].get<bool>(), c["swarm_resource"].get<std::string>());
+    auto h =
+        hook_config(env_of(c["env"]), c["privileged"].get<bool>(), c["swarm_resource"].get<std::string>());
     const Json& e = c["expect"];
     if (e.contains("config")) {
       if (h.kind != HookConfig::Kind::kNotGpuContainer) diff << "expected no config";

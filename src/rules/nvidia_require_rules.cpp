@@ -210,7 +210,16 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
     out.push_back(std::move(f));
     return;
   }
-  const auto& r = verdict.result;
+  // CSV mode (Tegra) evaluates with the toolkit's Go code instead: cuda of the libcuda the runtime
+  // loads, device 0's arch. The verdict follows the path this host takes, and names the other.
+  RuntimeSetup setup{string_at(report, "host.nvidia_container_toolkit.version"),
+                     string_at(report, "host.nvidia_container_toolkit.mode"), false};
+  const bool csv = runtime_path(setup) == RuntimePath::kCsv;
+  std::optional<std::string> arch0 = in.gpus.empty() ? std::nullopt : in.gpus[0].arch;
+  const RequireResult go = evaluate_toolkit_go(reqs, in.host.cuda, arch0);
+  const RequireResult& r = csv ? go : verdict.result;
+  const RequireResult& other = csv ? verdict.result : go;
+  const std::string who = csv ? "the runtime's CSV mode (the toolkit's Go evaluator)" : "libnvidia-container";
   std::string gpus_text;
   for (const auto& l : in.gpu_labels) gpus_text += (gpus_text.empty() ? "" : "; ") + l;
   if (gpus_text.empty()) gpus_text = "no GPU";
@@ -235,23 +244,21 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
   if (r.outcome() == RequireOutcome::kSatisfied) return;
   bool invalid = r.outcome() == RequireOutcome::kInvalid;
   std::string go_note;
-  {
-    std::optional<std::string> arch0 = in.gpus.empty() ? std::nullopt : in.gpus[0].arch;
-    auto go = evaluate_toolkit_go(reqs, in.host.cuda, arch0);
-    if (go.decided() && go.outcome() != r.outcome())
-      go_note = fmt::format(" (The toolkit's Go evaluator, used only in CSV mode on Tegra, would answer {}.)",
-                            outcome_name(go.outcome()));
-  }
+  if (other.decided() && other.outcome() != r.outcome())
+    go_note =
+        csv ? fmt::format(" (libnvidia-container, on the legacy hook path, would answer {}.)",
+                          outcome_name(other.outcome()))
+            : fmt::format(" (The toolkit's Go evaluator, used only in CSV mode on Tegra, would answer {}.)",
+                          outcome_name(other.outcome()));
   auto f = make_finding(
       "host.nvidia_require_unsatisfied", "host", Severity::kError,
-      invalid
-          ? fmt::format("{}: libnvidia-container refuses to start this image on {} with {} (\"{}\"): a "
-                        "malformed requirement is an error, not a warning.{}{}",
-                        joined, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
-          : fmt::format("{} is not met by the host's {} with {}: libnvidia-container refuses to start this "
-                        "image (\"{}\").{}{}",
-                        r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"",
-                        in.host_text, gpus_text, r.message, path_sentence(report), go_note),
+      invalid ? fmt::format("{}: {} refuses to start this image on {} with {} (\"{}\"): a "
+                            "malformed requirement is an error, not a warning.{}{}",
+                            joined, who, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
+              : fmt::format("{} is not met by the host's {} with {}: {} refuses to start this "
+                            "image (\"{}\").{}{}",
+                            r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"",
+                            in.host_text, gpus_text, who, r.message, path_sentence(report), go_note),
       invalid
           ? "Fix the expression: alternatives separated by single spaces, conditions within one by commas, "
             "each NAME OP VALUE with NAME cuda, driver, arch or brand, OP one of = != < <= > >=, and a value "

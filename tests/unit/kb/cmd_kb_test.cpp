@@ -74,6 +74,11 @@ TEST(CmdKbTest, GpuMatchesMostSpecificProduct) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("cc 12.0"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Quadro RTX 5000"), std::string::npos) << r.out;
+  // "6000" names Quadro RTX 6000 (7.5), RTX 6000 Ada (8.9) and RTX PRO 6000 Blackwell (12.0): ambiguous.
+  auto amb = run_cudiag("check --no-collect --assume gpu=6000");
+  EXPECT_EQ(amb.exit_code, 2) << amb.out;
+  EXPECT_NE(amb.out.find("ambiguous"), std::string::npos) << amb.out;
+  EXPECT_NE(amb.out.find("(cc 7.5)"), std::string::npos) << amb.out;
   auto a = run_cudiag("check --no-collect --assume 'gpu=RTX PRO 5000 Blackwell' --format json");
   EXPECT_NE(a.out.find("\"12.0\""), std::string::npos);
   EXPECT_EQ(a.out.find("Quadro RTX 5000"), std::string::npos);

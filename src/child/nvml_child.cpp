@@ -57,6 +57,16 @@ Json probe_device(const Library& lib, unsigned index) {
     int minor = 0;
     if (fn(handle, &major, &minor) == 0) dev["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
   }
+  // nvmlBrandType_t as a number: libnvidia-container turns it into the
+  // brand= value of NVIDIA_REQUIRE_* (src/driver.c), which the rules do.
+  if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, int*)>("nvmlDeviceGetBrand")) {
+    int brand = 0;
+    if (NvmlReturn r = fn(handle, &brand); r == 0) {
+      dev["brand"] = brand;
+    } else {
+      dev["brand_result"] = r;
+    }
+  }
   if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, NvmlMemory*)>("nvmlDeviceGetMemoryInfo")) {
     NvmlMemory mem{};
     if (fn(handle, &mem) == 0) dev["memory_bytes"] = mem.total;

@@ -68,7 +68,31 @@ void emit_json(const Json& j) { std::cout << json_text(j) << "\n"; }
 int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string& version, const std::string& os) {
   auto cuda = parse_version_arg(version);
   auto req = k.driver_for_cuda(cuda, os);
-  if (!req) throw InputError(fmt::format("CUDA {}: no such toolkit release in the knowledge base", version));
+  if (!req) {
+    // Unknown, said so: the nearest rows are shown as what they are, never as this release's answer.
+    auto near = k.nearest_toolkit_releases(cuda);
+    if (near.empty()) throw InputError(fmt::format("CUDA {}: no such toolkit release in the knowledge base", version));
+    if (o.json()) {
+      Json j = Json::object();
+      j["cuda"] = version;
+      j["known"] = false;
+      Json rows = Json::array();
+      for (const auto* r : near) {
+        if (auto n = k.driver_for_cuda(r->cuda, os)) rows.push_back(kb::to_json(*n));
+      }
+      j["nearest_known"] = rows;
+      emit_json(j);
+      return kExitErrorFinding;
+    }
+    std::cout << fmt::format("CUDA {}: unknown — the knowledge base has no row for this release, so its minimum driver is unknown.\n", version);
+    std::cout << "  Nearest known releases (not this release's answer):\n";
+    for (const auto* r : near) {
+      const auto& col = r->for_os(os);
+      std::cout << fmt::format("    {:<8} {:<16} {}\n", r->cuda.text(), r->release,
+                               col.min ? "driver >= " + col.min->text() : std::string("minimum unknown"));
+    }
+    return kExitErrorFinding;
+  }
   if (o.json()) {
     emit_json(kb::to_json(*req));
     return kExitOk;
@@ -156,7 +180,9 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
   out << fmt::format("  SASS from CUDA:       {}\n", first);
   out << fmt::format("  Last CUDA with SASS:  {}\n", a.last_cuda ? a.last_cuda->text() : "current (still targeted)");
   out << fmt::format("  Last driver branch:   {}\n",
-                     a.last_driver_branch ? fmt::format("R{}", *a.last_driver_branch) : std::string("current (still supported)"));
+                     a.last_driver_branch    ? fmt::format("R{}", *a.last_driver_branch)
+                     : a.segment == "embedded" ? std::string("JetPack decides (Jetson modules use the L4T driver stack, not a desktop/datacenter branch)")
+                                               : std::string("current (still supported)"));
   if (a.min_ptx_isa) out << fmt::format("  Needs PTX ISA:        {} or newer\n", a.min_ptx_isa->text());
   out << wrap("  Carries forward:      ", a.carries_forward, 24);
   if (!a.variants.empty()) {

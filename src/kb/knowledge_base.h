@@ -52,6 +52,8 @@ class KnowledgeBase {
   // "linux" or "windows". nullopt for a release not in the table.
   std::optional<DriverRequirement> driver_for_cuda(const Version& cuda, std::string_view os = "linux") const;
   const std::vector<ToolkitRelease>& toolkit_releases() const;
+  // The listed releases just below and just above a version the KB lacks.
+  std::vector<const ToolkitRelease*> nearest_toolkit_releases(const Version& cuda) const;
   const MinorVersionCompat* mvc_for_major(long cuda_major) const;  // nullptr: no MVC (<= 10.x)
   const std::vector<MinorVersionCompat>& mvc() const;
 

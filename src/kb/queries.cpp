@@ -39,6 +39,17 @@ std::vector<std::string> words(std::string_view s) {
 // Brand words that nvidia-smi and users add or drop freely.
 bool optional_word(const std::string& w) { return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro"; }
 
+// Memory size and form factor in a product name ("80GB", "HBM3", "SXM5", "PCIe"): nvidia-smi's
+// names and pci.ids' disagree on them, so a query need not match them, though matching counts.
+bool decoration(const std::string& w) {
+  auto digits_then = [&](const char* suffix) {
+    auto n = std::string(suffix).size();
+    return w.size() > n && w.ends_with(suffix) &&
+           std::all_of(w.begin(), w.end() - static_cast<long>(n), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  };
+  return digits_then("gb") || w.starts_with("hbm") || w.starts_with("gddr") || w.starts_with("sxm") || w == "pcie";
+}
+
 bool has_digit(const std::string& w) {
   return std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
@@ -80,7 +91,9 @@ std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& c
     for (const auto& r : d_->toolkits) {
       if (r.cuda == cuda) row = &r;
     }
-    // A build number we do not list (9.0.176 for 9.0.76) still means that minor.
+    // An update level we do not list (13.2.1 before its row existed) is unknown, never a
+    // neighbour's answer; a build number (9.0.176 for 9.0.76) still means that minor.
+    if (!row && cuda.part(2) < 10) return std::nullopt;
   }
   if (!row) {
     // "12.4" is what a runtime reports: the GA row of that minor, else its first row that is not a release candidate.
@@ -114,6 +127,20 @@ std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& c
 }
 
 const std::vector<ToolkitRelease>& KnowledgeBase::toolkit_releases() const { return d_->toolkits; }
+
+std::vector<const ToolkitRelease*> KnowledgeBase::nearest_toolkit_releases(const Version& cuda) const {
+  const ToolkitRelease* below = nullptr;
+  const ToolkitRelease* above = nullptr;
+  for (const auto& r : d_->toolkits) {
+    if (r.cuda < cuda && (!below || below->cuda < r.cuda)) below = &r;
+    if (cuda < r.cuda && (!above || r.cuda < above->cuda)) above = &r;
+  }
+  std::vector<const ToolkitRelease*> out;
+  for (const auto* r : {below, above}) {
+    if (r) out.push_back(r);
+  }
+  return out;
+}
 
 const MinorVersionCompat* KnowledgeBase::mvc_for_major(long cuda_major) const {
   for (const auto& m : d_->mvc) {
@@ -227,27 +254,33 @@ std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) cons
     for (auto& w : words(g.name)) {
       if (!optional_word(w)) have.push_back(std::move(w));
     }
+    // Every word asked for must be in the name: "RTX PRO 5000 Blackwell" is
+    // not "Quadro RTX 5000", whatever they share.
     std::size_t matched = 0;
     bool model_word = false;
+    bool complete = true;
     for (const auto& w : want) {
       if (std::find(have.begin(), have.end(), w) != have.end()) {
         ++matched;
-        model_word = model_word || has_digit(w);
+        model_word = model_word || (has_digit(w) && !decoration(w));
+      } else if (!decoration(w)) {
+        complete = false;
       }
     }
-    if (matched == 0 || !model_word) continue;
-    scored.push_back({&g, matched, have.size() - std::min(have.size(), matched)});
+    if (!complete || !model_word) continue;
+    scored.push_back({&g, matched, have.size() - matched});
   }
-  bool any_complete = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) { return s.matched == want.size(); });
-  std::size_t best = 0;
-  for (const auto& s : scored) best = std::max(best, s.matched);
-  std::vector<Scored> kept;
-  for (const auto& s : scored) {
-    if (any_complete ? s.matched == want.size() : s.matched == best) kept.push_back(s);
+  // The most specific first: an exact name, then the most words matched, then the fewest not asked for.
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    return a.extra != b.extra && (a.extra == 0 || b.extra == 0) ? a.extra < b.extra
+           : a.matched != b.matched                             ? a.matched > b.matched
+                                                                : a.extra < b.extra;
+  });
+  if (!scored.empty() && scored.front().extra == 0) {
+    while (!scored.empty() && scored.back().extra != 0) scored.pop_back();
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const Scored& a, const Scored& b) { return a.extra < b.extra; });
   std::vector<const Gpu*> out;
-  for (const auto& s : kept) out.push_back(s.gpu);
+  for (const auto& s : scored) out.push_back(s.gpu);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 
 #include "core/fact.h"
+#include "probes/container_toolkit_probe.h"
 #include "probes/text_util.h"
 
 namespace cudiag {
@@ -189,6 +190,7 @@ Json probe_host(const ProbeContext& ctx) {
   host["glibc"] = probe_glibc(ctx.root);
   host["container"] = probe_container(ctx);
   host["wsl"] = probe_wsl(ctx.root);
+  host["nvidia_container_toolkit"] = probe_container_toolkit(ctx.root);
   host["environment"] = probe_environment(ctx.env);
   if (!ctx.env.read_error().empty()) {
     host["environment_error"] = unknown_fact(file_source("/proc/self/environ"), ctx.env.read_error());

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <strings.h>
+
 #include <algorithm>
 
 #include "core/errors.h"
@@ -80,6 +82,13 @@ void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase&
     if (products.empty())
       throw InputError(fmt::format(
           "--assume gpu={}: no such GPU or architecture in the knowledge base (try `cudiag kb gpu`)", value));
+    // Ambiguous when the closest candidates disagree on the architecture.
+    for (const auto* p : products) {
+      if (p->cc == products.front()->cc) continue;
+      std::string names;
+      for (const auto* q : products) names += (names.empty() ? "" : "; ") + q->name + " (cc " + q->cc.text() + ")";
+      throw InputError(fmt::format("--assume gpu={}: ambiguous, name one of: {}", value, names));
+    }
     gpu["name"] = assumed(products.front()->name, "gpu");
     gpu["device_id"] = assumed(fmt::format("0x{:04x}", products.front()->pci_id), "gpu");
     gpu["compute_capability"] = assumed(products.front()->cc.text(), "gpu");
@@ -133,11 +142,45 @@ void assume_env(Json& report, const std::string& name, const std::string& value)
   e[name] = std::move(f);
 }
 
+
+// Issue #13: what the NVIDIA container runtime reads that no probe may see
+// from inside a container: the GPUs' NVML brand, the host toolkit's version
+// and its runtime mode (host config.toml).
+bool assume_container_runtime(Json& report, const std::string& key, const std::string& value) {
+  if (key == "gpu_brand") {
+    static const char* brands[] = {"Tesla", "Quadro", "NVS", "GRID", "GeForce", "TITAN", "Unknown"};
+    auto it = std::find_if(std::begin(brands), std::end(brands),
+                           [&](const char* b) { return strcasecmp(b, value.c_str()) == 0; });
+    if (it == std::end(brands))
+      throw InputError(fmt::format(
+          "--assume gpu_brand={}: expected Tesla, Quadro, NVS, GRID, GeForce, TITAN or Unknown (the brands "
+          "libnvidia-container reads from NVML)",
+          value));
+    object_at(report, "host")["gpu_brand"] = assumed(*it, key);
+    return true;
+  }
+  if (key == "container_toolkit") {
+    auto v = parse_version(key, value);
+    object_at(object_at(report, "host"), "nvidia_container_toolkit")["version"] = assumed(v.text(), key);
+    return true;
+  }
+  if (key == "container_runtime_mode") {
+    static const char* modes[] = {"auto", "legacy", "cdi", "jit-cdi", "csv"};
+    if (std::none_of(std::begin(modes), std::end(modes), [&](const char* m) { return value == m; }))
+      throw InputError(
+          fmt::format("--assume container_runtime_mode={}: expected auto, legacy, cdi, jit-cdi or csv", value));
+    object_at(object_at(report, "host"), "nvidia_container_toolkit")["mode"] = assumed(value, key);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<std::string>& assumption_keys() {
   static const std::vector<std::string> keys = {"driver",    "compat",   "gpu",      "cuda_runtime",
-                                                "container", "env.NAME", "<library>"};
+                                                "container", "env.NAME", "<library>",
+                                                "gpu_brand", "container_toolkit", "container_runtime_mode"};
   return keys;
 }
 
@@ -167,6 +210,7 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
       assume_runtime(report, value);
     } else if (key == "container") {
       assume_container(report, value);
+    } else if (assume_container_runtime(report, key, value)) {
     } else if (key.starts_with("env.")) {
       assume_env(report, key.substr(4), value);
     } else if (const auto* kind = find_library_kind(key)) {

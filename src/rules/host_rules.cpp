@@ -1,7 +1,7 @@
 // Rules for the host layer: what the process's environment does to CUDA
 // before any driver is reached — CUDA_VISIBLE_DEVICES hiding every GPU or
 // malformed, a container started without GPU access, NVIDIA_REQUIRE_*
-// conditions the host driver does not meet, LD_PRELOAD of CUDA libraries,
+// conditions (nvidia_require_rules.cpp), LD_PRELOAD of CUDA libraries,
 // and on WSL2 a Linux driver's libcuda shadowing the Windows one.
 #include <fmt/format.h>
 
@@ -9,7 +9,6 @@
 #include <cctype>
 
 #include "rules/engine.h"
-#include "rules/require_expression.h"
 #include "rules/rule_support.h"
 
 namespace cudiag::rules {
@@ -122,56 +121,6 @@ void container_gpu_access(const Json& report, const kb::KnowledgeBase& kb, std::
   out.push_back(std::move(f));
 }
 
-bool parse_bool(const std::string& s) {
-  static const char* yes[] = {"1", "t", "T", "TRUE", "true", "True"};
-  return std::any_of(std::begin(yes), std::end(yes), [&](const char* y) { return s == y; });
-}
-
-void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  const Json& environment = fact_at(report, "host.environment");
-  if (!environment.is_object()) return;
-  if (auto disable = env(report, "NVIDIA_DISABLE_REQUIRE"); disable && parse_bool(*disable)) return;
-  auto driver = host_driver(report, kb);
-  RequireContext base;
-  if (driver.cuda) base.cuda = driver.cuda->text();
-  if (driver.version) base.driver = driver.version->text();
-  auto gpu_list = gpus(report, kb);
-  for (const auto& [name, raw] : environment.items()) {
-    if (!name.starts_with("NVIDIA_REQUIRE_") || name == "NVIDIA_REQUIRE_JETPACK") continue;
-    auto value = env(report, name);
-    if (!value) continue;
-    std::vector<RequireContext> contexts;
-    for (const auto& g : gpu_list) {
-      RequireContext c = base;
-      if (g.cc) c.arch = g.cc->text();
-      contexts.push_back(c);
-    }
-    if (contexts.empty()) contexts.push_back(base);
-    for (const auto& ctx : contexts) {
-      auto r = evaluate_requirement(*value, ctx);
-      if (r.valid && r.satisfied) continue;
-      auto f = make_finding(
-          "host.nvidia_require_unsatisfied", "host", r.valid ? Severity::kError : Severity::kWarning,
-          r.valid ? fmt::format("{}=\"{}\" is not satisfied by the host driver {}: the NVIDIA container "
-                                "runtime refuses to start this "
-                                "image (\"unsatisfied condition: {}\").",
-                                name, *value, describe(driver), r.first_term)
-                  : fmt::format("{}=\"{}\" is malformed ({}); the NVIDIA container runtime rejects it.", name,
-                                *value, r.error),
-          r.valid ? "Upgrade the host driver to one that meets the image's condition, or use an image built "
-                    "for an older CUDA; "
-                    "NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility."
-                  : "Fix the variable's syntax: alternatives separated by spaces, conditions within one by "
-                    "commas, each NAME OP VALUE.");
-      f.evidence.push_back(evidence("host.environment." + name, *value, "env:" + name));
-      add_driver_evidence(f, report, driver);
-      add_doc(f, kContainerToolkitEnv, "Constraints (NVIDIA_REQUIRE_*)");
-      out.push_back(std::move(f));
-      break;
-    }
-  }
-}
-
 void ld_preload(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
   auto value = env(report, "LD_PRELOAD");
   if (!value) return;
@@ -211,7 +160,6 @@ void wsl_libcuda(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
 
 const RegisterRule kVisible{{"host.cuda_visible_devices", cuda_visible_devices}};
 const RegisterRule kContainer{{"host.container", container_gpu_access}};
-const RegisterRule kRequire{{"host.nvidia_require", nvidia_require}};
 const RegisterRule kPreload{{"host.ld_preload", ld_preload}};
 const RegisterRule kWsl{{"host.wsl", wsl_libcuda}};
 

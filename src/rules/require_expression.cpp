@@ -1,108 +1,250 @@
+// libnvidia-container's requirement language, ported line by line from
+// src/cli/dsl.c (dsl_compare_version, dsl_compare_string, evaluate_rule,
+// dsl_evaluate) and src/cli/configure.c (the check_* rules and the per-GPU
+// loop of configure_command), so that odd inputs get the runtime's answer.
 #include "rules/require_expression.h"
 
-#include <algorithm>
-#include <cctype>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
 
-#include "core/version.h"
+#include "rules/require_candidates.h"
 
 namespace cudiag::rules {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+enum Cmp { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
+struct Operator {
+  const char* str;
+  Cmp cmp;
+};
+// dsl.c's table, in its order: the first whose prefix matches the operator run wins.
+constexpr Operator kOperators[] = {{"=", kEqual},      {"!=", kNotEqual}, {"<", kLess},
+                                   {"<=", kLessEqual}, {">", kGreater},   {">=", kGreaterEqual}};
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
+bool case_equal(const std::string& a, const char* b) { return strcasecmp(a.c_str(), b) == 0; }
+
+// -1: invalid; else 0/1.
+int compare_version(const char* v1, Cmp cmp, const char* v2) {
+  if (std::strspn(v1, "0123456789.") != std::strlen(v1)) return -1;
+  if (std::strspn(v2, "0123456789.") != std::strlen(v2)) return -1;
+  char* p1 = nullptr;
+  char* p2 = nullptr;
+  while (*v1 != '\0' && *v2 != '\0') {
+    uintmax_t n1 = std::strtoumax(v1, &p1, 10);
+    if (n1 == UINTMAX_MAX || v1 == p1) return -1;
+    uintmax_t n2 = std::strtoumax(v2, &p2, 10);
+    if (n2 == UINTMAX_MAX || v2 == p2) return -1;
+    if (n1 != n2) {
+      if (cmp == kEqual) return 0;
+      if (cmp == kNotEqual) return 1;
+      if (cmp == kLess || cmp == kLessEqual) return n1 < n2;
+      return n1 > n2;
     }
+    v1 = p1 + std::strspn(p1, ".");
+    v2 = p2 + std::strspn(p2, ".");
   }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
+  v1 += std::strspn(v1, ".0");
+  v2 += std::strspn(v2, ".0");
+  if (cmp == kNotEqual) return *v1 != '\0' || *v2 != '\0';
+  if (cmp == kEqual || cmp == kLessEqual || cmp == kGreaterEqual) {
+    if (*v1 == '\0' && *v2 == '\0') return 1;
+    if (cmp == kEqual) return 0;
+  }
+  if (cmp == kLess || cmp == kLessEqual) return *v1 == '\0' && *v2 != '\0';
+  return *v1 != '\0' && *v2 == '\0';
 }
 
-struct Expr {
-  std::string name, op, value;
+int compare_string(const std::string& s1, Cmp cmp, const std::string& s2) {
+  if (cmp == kEqual) return strcasecmp(s1.c_str(), s2.c_str()) == 0;
+  if (cmp == kNotEqual) return strcasecmp(s1.c_str(), s2.c_str()) != 0;
+  return -1;
+}
+
+// One concrete assignment of what the runtime reads; nullopt is its NULL.
+struct Values {
+  std::optional<std::string> cuda, driver;
+  bool device = false;
+  std::optional<std::string> arch, brand;
 };
 
-std::optional<Expr> parse_expr(const std::string& text) {
-  static const char* ops[] = {"!=", "<=", ">=", "=", "<", ">"};
-  std::size_t pos = text.find_first_of("!=<>");
-  if (pos == std::string::npos || pos == 0) return std::nullopt;
-  for (const char* op : ops) {
-    if (text.compare(pos, std::char_traits<char>::length(op), op) == 0) {
-      Expr e{lower(text.substr(0, pos)), op, text.substr(pos + std::char_traits<char>::length(op))};
-      if (e.value.empty()) return std::nullopt;
-      return e;
+constexpr std::size_t kExprMax = 128;  // dsl.c EXPR_MAX
+
+int evaluate_rule(const std::string& expr, const Values& v) {
+  std::size_t n = std::strcspn(expr.c_str(), "<>=!");
+  if (n == 0) return -1;
+  const char* ptr = expr.c_str() + n;
+  std::size_t run = std::strspn(ptr, "<>=!");
+  if (run == 0) return -1;
+  const Operator* op = nullptr;
+  for (const auto& o : kOperators) {
+    if (std::strncmp(ptr, o.str, run) == 0) {
+      op = &o;
+      break;
     }
   }
-  return std::nullopt;
-}
-
-bool compare(int cmp, const std::string& op) {
-  if (op == "=") return cmp == 0;
-  if (op == "!=") return cmp != 0;
-  if (op == "<") return cmp < 0;
-  if (op == "<=") return cmp <= 0;
-  if (op == ">") return cmp > 0;
-  return cmp >= 0;
-}
-
-// nullopt: the expression is malformed.
-std::optional<bool> evaluate(const Expr& e, const RequireContext& ctx) {
-  if (e.name == "brand") {
-    if (e.op != "=" && e.op != "!=") return std::nullopt;
-    if (!ctx.brand) return true;
-    return compare(lower(*ctx.brand) == lower(e.value) ? 0 : 1, e.op);
+  if (op == nullptr || ptr[run] == '\0') return -1;
+  std::string name = expr.substr(0, n);
+  std::string val = ptr + run;
+  int ret = -1;
+  if (case_equal(name, "cuda")) {
+    ret = v.cuda ? compare_version(v.cuda->c_str(), op->cmp, val.c_str()) : 1;
+  } else if (case_equal(name, "driver")) {
+    ret = v.driver ? compare_version(v.driver->c_str(), op->cmp, val.c_str()) : 1;
+  } else if (case_equal(name, "arch")) {
+    ret = !v.device ? 1 : v.arch ? compare_version(v.arch->c_str(), op->cmp, val.c_str()) : -1;
+  } else if (case_equal(name, "brand")) {
+    ret = !v.device || !v.brand ? 1 : compare_string(*v.brand, op->cmp, val);
+  } else {
+    return -1;
   }
-  const std::optional<std::string>* have = e.name == "cuda"     ? &ctx.cuda
-                                           : e.name == "driver" ? &ctx.driver
-                                           : e.name == "arch"   ? &ctx.arch
-                                                                : nullptr;
-  if (have == nullptr) return std::nullopt;
-  auto want = Version::parse(e.value);
-  if (!want) return std::nullopt;
-  if (!*have) return true;
-  auto v = Version::parse(**have);
-  if (!v) return true;
-  auto order = *v <=> *want;
-  return compare(order < 0 ? -1 : order > 0 ? 1 : 0, e.op);
+  // The failed factor is formatted "%s %s %s" into EXPR_MAX bytes; too long is an error.
+  if (ret == 0 && name.size() + 1 + std::strlen(op->str) + 1 + val.size() >= kExprMax) return -1;
+  return ret;
+}
+
+std::vector<std::string> strsep_all(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    auto end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
+struct One {
+  RequireOutcome outcome = RequireOutcome::kSatisfied;
+  std::string message;
+};
+
+One dsl_evaluate(const std::string& predicate, const Values& v) {
+  int ret = 1;
+  for (const auto& alternative : strsep_all(predicate, ' ')) {
+    if (alternative.empty()) continue;
+    bool completed = true;
+    for (const auto& factor : strsep_all(alternative, ',')) {
+      if (factor.empty()) continue;
+      ret = evaluate_rule(factor, v);
+      if (ret < 0) return {RequireOutcome::kInvalid, "requirement error: invalid expression"};
+      if (ret == 0) {
+        completed = false;
+        break;
+      }
+    }
+    if (completed) break;
+  }
+  if (ret) return {};
+  std::string first = predicate.substr(0, predicate.find(' '));
+  std::string msg = "requirement error: unsatisfied condition: " + first;
+  if (first.starts_with("cuda>="))
+    msg += ", please update your driver to a newer version, or use an earlier cuda container";
+  return {RequireOutcome::kUnsatisfied, msg};
+}
+
+struct Verdict {
+  One one;
+  std::string failed;
+};
+
+Verdict configure(const std::vector<std::string>& reqs, const Values& base, const std::vector<Values>& gpus) {
+  if (reqs.size() > 32) return {{RequireOutcome::kInvalid, "input error: too many requirements"}, ""};
+  auto run = [&](const Values& v) -> std::optional<Verdict> {
+    for (const auto& r : reqs) {
+      auto one = dsl_evaluate(r, v);
+      if (one.outcome != RequireOutcome::kSatisfied) return Verdict{one, r};
+    }
+    return std::nullopt;
+  };
+  for (const auto& g : gpus) {
+    if (auto bad = run(g)) return *bad;
+  }
+  if (gpus.empty()) {
+    if (auto bad = run(base)) return *bad;
+  }
+  return {};
 }
 
 }  // namespace
 
-RequireResult evaluate_requirement(const std::string& requirement, const RequireContext& ctx) {
-  RequireResult r;
-  std::string text = requirement;
-  std::replace(text.begin(), text.end(), '\t', ' ');
-  auto alternatives = split(text, ' ');
-  if (alternatives.empty()) return r;  // an empty requirement asks for nothing
-  r.first_term = alternatives.front();
-  r.satisfied = false;
-  for (const auto& alt : alternatives) {
-    bool all = true;
-    for (const auto& term : split(alt, ',')) {
-      auto e = parse_expr(term);
-      auto ok = e ? evaluate(*e, ctx) : std::nullopt;
-      if (!ok) {
-        r.valid = false;
-        r.error = "invalid expression '" + term + "'";
-        r.satisfied = false;
-        return r;
-      }
-      all = all && *ok;
-    }
-    if (all) r.satisfied = true;
+const char* outcome_name(RequireOutcome o) {
+  switch (o) {
+    case RequireOutcome::kSatisfied:
+      return "satisfied";
+    case RequireOutcome::kUnsatisfied:
+      return "unsatisfied";
+    case RequireOutcome::kInvalid:
+      return "invalid";
   }
-  return r;
+  return "?";
+}
+
+RequireResult evaluate_libnvc(const std::vector<std::string>& requirements, const RequireHost& host,
+                              const std::vector<RequireGpu>& gpus) {
+  using namespace detail;
+  auto mentioned = mentioned_values(requirements);
+  auto cudas = choices(host.cuda, major_minor_candidates(mentioned["cuda"]));
+  auto drivers = choices(host.driver, driver_candidates(mentioned["driver"]));
+  auto arch_cands = major_minor_candidates(mentioned["arch"]);
+  auto brand_cands = brand_candidates(mentioned["brand"]);
+
+  RequireResult result;
+  if (host.cuda == std::nullopt && mentioned.contains("cuda")) result.unknowns.push_back("cuda");
+  if (host.driver == std::nullopt && mentioned.contains("driver")) result.unknowns.push_back("driver");
+  // Per GPU: each unknown arch or brand multiplies the assignments.
+  std::vector<std::vector<Values>> per_gpu;
+  std::size_t combos = cudas.size() * drivers.size();
+  for (const auto& g : gpus) {
+    std::vector<Values> options;
+    auto archs = choices(g.arch, arch_cands);
+    std::vector<std::optional<std::string>> brands;
+    if (g.brands) {
+      brands.assign(g.brands->begin(), g.brands->end());
+    } else {
+      brands.assign(brand_cands.begin(), brand_cands.end());
+    }
+    if (!g.arch && mentioned.contains("arch")) result.unknowns.push_back("arch");
+    if ((!g.brands || g.brands->size() > 1) && mentioned.contains("brand"))
+      result.unknowns.push_back("brand");
+    for (const auto& a : archs)
+      for (const auto& b : brands) options.push_back(Values{std::nullopt, std::nullopt, true, a, b});
+    combos *= options.size();
+    per_gpu.push_back(std::move(options));
+  }
+  if (combos > 200000) {  // too many unknowns to enumerate: nothing can be said
+    result.possible = {RequireOutcome::kSatisfied, RequireOutcome::kUnsatisfied, RequireOutcome::kInvalid};
+    return result;
+  }
+  std::optional<Verdict> first;
+  std::vector<std::size_t> index(per_gpu.size(), 0);
+  for (const auto& c : cudas) {
+    for (const auto& d : drivers) {
+      std::fill(index.begin(), index.end(), 0);
+      for (;;) {
+        Values base{c, d, false, std::nullopt, std::nullopt};
+        std::vector<Values> selected;
+        for (std::size_t i = 0; i < per_gpu.size(); ++i) {
+          Values v = per_gpu[i][index[i]];
+          v.cuda = c;
+          v.driver = d;
+          selected.push_back(v);
+        }
+        auto verdict = configure(requirements, base, selected);
+        result.possible.insert(verdict.one.outcome);
+        if (!first) first = verdict;
+        std::size_t k = 0;
+        while (k < index.size() && ++index[k] == per_gpu[k].size()) index[k++] = 0;
+        if (k == index.size()) break;
+      }
+    }
+  }
+  if (result.decided() && first) {
+    result.message = first->one.message;
+    result.failed_requirement = first->failed;
+  }
+  return result;
 }
 
 }  // namespace cudiag::rules

@@ -48,7 +48,40 @@ TEST(CmdKbTest, UnknownQueriesExit2WithOneLine) {
   EXPECT_EQ(r.out, "cudiag: error: sm_99: no such architecture in the knowledge base\n");
   EXPECT_EQ(run_cudiag("kb error 123456").exit_code, 2);
   EXPECT_EQ(run_cudiag("kb gpu 'Voodoo 5'").exit_code, 2);
-  EXPECT_EQ(run_cudiag("kb driver-for 12.7").exit_code, 2);
+  EXPECT_EQ(run_cudiag("kb gpu 'RTX PRO 9999'").exit_code, 2);  // no partial match on "RTX"
+}
+
+// Issue #13: a release the KB lacks is unknown, with the nearest rows shown as such, never answered
+// with a neighbour's minimum (exit 1: a finding, not bad input).
+TEST(CmdKbTest, UnknownReleaseIsUnknownNotANeighbour) {
+  auto r = run_cudiag("kb driver-for 12.7");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("unknown"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Nearest known releases (not this release's answer)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("12.6.3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("12.8.0"), std::string::npos) << r.out;
+  auto u = run_cudiag("kb driver-for 13.2.1");
+  EXPECT_EQ(u.exit_code, 0);
+  EXPECT_NE(u.out.find("driver >= 595.58.03"), std::string::npos) << u.out;
+  EXPECT_EQ(u.out.find("595.45.04"), std::string::npos) << u.out;
+  auto n = run_cudiag("kb driver-for 13.6.2");
+  EXPECT_EQ(n.exit_code, 1);
+  EXPECT_NE(n.out.find("13.5.0"), std::string::npos) << n.out;
+}
+
+TEST(CmdKbTest, GpuMatchesMostSpecificProduct) {
+  auto r = run_cudiag("kb gpu 'RTX PRO 5000 Blackwell'");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("cc 12.0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Quadro RTX 5000"), std::string::npos) << r.out;
+  // "6000" names Quadro RTX 6000 (7.5), RTX 6000 Ada (8.9) and RTX PRO 6000 Blackwell (12.0): ambiguous.
+  auto amb = run_cudiag("check --no-collect --assume gpu=6000");
+  EXPECT_EQ(amb.exit_code, 2) << amb.out;
+  EXPECT_NE(amb.out.find("ambiguous"), std::string::npos) << amb.out;
+  EXPECT_NE(amb.out.find("(cc 7.5)"), std::string::npos) << amb.out;
+  auto a = run_cudiag("check --no-collect --assume 'gpu=RTX PRO 5000 Blackwell' --format json");
+  EXPECT_NE(a.out.find("\"12.0\""), std::string::npos);
+  EXPECT_EQ(a.out.find("Quadro RTX 5000"), std::string::npos);
 }
 
 TEST(CmdKbTest, OtherSubcommands) {

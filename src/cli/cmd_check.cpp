@@ -5,9 +5,9 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/deep_check.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "workflow/requirements.h"
 
@@ -56,11 +56,8 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
     }
     if (!requirements.empty() && args->format == "text")
       text += workflow::requirements_text(result.report["requirements"]);
-    if (to_stdout) {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-    }
+    write_output(text, output_kind_of_format(args->format),
+                 {args->output, args->include_identity, render_options(global, to_stdout).color});
     return std::max({result.exit_code, deep_exit, require_exit});
   };
 }

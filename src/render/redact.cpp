@@ -38,37 +38,75 @@ std::string lower_copy(std::string_view s) {
   return out;
 }
 
-// A token format: a fixed prefix, then at least `min_tail` characters.
+// A token format: a fixed prefix, then at least `min_tail` characters of
+// its alphabet.
+enum class Tail { kToken, kUpper, kTokenDot };
 struct TokenFormat {
   std::string_view prefix;
   std::size_t min_tail;
-  bool upper_only;  // AWS access key ids: [A-Z0-9]{16}
+  Tail tail;
 };
 
-// Prefixes from each vendor's documented token formats.
-constexpr std::array<TokenFormat, 22> kTokenFormats = {{
-    {"github_pat_", 20, false},  // GitHub fine-grained personal access token
-    {"ghp_", 20, false},         // GitHub classic PAT
-    {"gho_", 20, false},         // GitHub OAuth
-    {"ghu_", 20, false},         // GitHub user-to-server
-    {"ghs_", 20, false},         // GitHub server-to-server
-    {"ghr_", 20, false},         // GitHub refresh
-    {"glpat-", 20, false},       // GitLab personal access token
-    {"glrt-", 20, false},        // GitLab runner token
-    {"xoxb-", 10, false},        // Slack bot
-    {"xoxp-", 10, false},        // Slack user
-    {"xoxa-", 10, false},        // Slack app
-    {"xoxr-", 10, false},        // Slack refresh
-    {"xoxs-", 10, false},        // Slack session
-    {"xapp-", 10, false},        // Slack app-level
-    {"AKIA", 16, true},          // AWS access key id
-    {"ASIA", 16, true},          // AWS temporary access key id
-    {"hf_", 20, false},          // Hugging Face
-    {"sk-", 20, false},          // OpenAI / Anthropic style secret keys
-    {"nvapi-", 20, false},       // NVIDIA NGC / build.nvidia.com API key
-    {"npm_", 30, false},         // npm
-    {"pypi-", 40, false},        // PyPI upload token
-    {"dop_v1_", 40, false},      // DigitalOcean
+// Prefixes from each vendor's documented token formats, and the prefixed
+// rules of public secret-scanner rule sets (gitleaks' config/gitleaks.toml,
+// GitHub secret scanning's partner patterns): a shape with a distinctive
+// prefix is cheap to match without false positives on paths and versions.
+constexpr std::array<TokenFormat, 55> kTokenFormats = {{
+    {"github_pat_", 20, Tail::kToken},  // GitHub fine-grained personal access token
+    {"ghp_", 20, Tail::kToken},         // GitHub classic PAT
+    {"gho_", 20, Tail::kToken},         // GitHub OAuth
+    {"ghu_", 20, Tail::kToken},         // GitHub user-to-server
+    {"ghs_", 20, Tail::kToken},         // GitHub server-to-server
+    {"ghr_", 20, Tail::kToken},         // GitHub refresh
+    {"glpat-", 20, Tail::kToken},       // GitLab personal access token
+    {"glrt-", 20, Tail::kToken},        // GitLab runner token
+    {"glptt-", 20, Tail::kToken},       // GitLab pipeline trigger token
+    {"gldt-", 20, Tail::kToken},        // GitLab deploy token
+    {"glcbt-", 20, Tail::kToken},       // GitLab CI/CD job token
+    {"glsoat-", 20, Tail::kToken},      // GitLab SCIM/OAuth token
+    {"xoxb-", 10, Tail::kToken},        // Slack bot
+    {"xoxp-", 10, Tail::kToken},        // Slack user
+    {"xoxa-", 10, Tail::kToken},        // Slack app
+    {"xoxr-", 10, Tail::kToken},        // Slack refresh
+    {"xoxs-", 10, Tail::kToken},        // Slack session
+    {"xoxe-", 10, Tail::kToken},        // Slack config token
+    {"xapp-", 10, Tail::kToken},        // Slack app-level
+    {"AKIA", 16, Tail::kUpper},         // AWS access key id
+    {"ASIA", 16, Tail::kUpper},         // AWS temporary access key id
+    {"ABIA", 16, Tail::kUpper},         // AWS STS service bearer token
+    {"ACCA", 16, Tail::kUpper},         // AWS context-specific credential
+    {"AIza", 30, Tail::kToken},         // Google API key (AIza + 35)
+    {"ya29.", 20, Tail::kToken},        // Google OAuth access token
+    {"GOCSPX-", 20, Tail::kToken},      // Google OAuth client secret
+    {"hf_", 20, Tail::kToken},          // Hugging Face
+    {"sk-", 20, Tail::kToken},          // OpenAI / Anthropic style secret keys
+    {"sk_live_", 16, Tail::kToken},     // Stripe secret key
+    {"sk_test_", 16, Tail::kToken},     // Stripe test secret key
+    {"rk_live_", 16, Tail::kToken},     // Stripe restricted key
+    {"rk_test_", 16, Tail::kToken},     // Stripe restricted test key
+    {"whsec_", 20, Tail::kToken},       // Stripe webhook signing secret
+    {"nvapi-", 20, Tail::kToken},       // NVIDIA NGC / build.nvidia.com API key
+    {"npm_", 30, Tail::kToken},         // npm
+    {"pypi-", 40, Tail::kToken},        // PyPI upload token
+    {"dop_v1_", 40, Tail::kToken},      // DigitalOcean
+    {"doo_v1_", 40, Tail::kToken},      // DigitalOcean OAuth
+    {"shpat_", 20, Tail::kToken},       // Shopify access token
+    {"shpss_", 20, Tail::kToken},       // Shopify shared secret
+    {"SG.", 40, Tail::kTokenDot},       // SendGrid API key (SG.<22>.<43>)
+    {"hvs.", 20, Tail::kToken},         // HashiCorp Vault service token
+    {"hvb.", 20, Tail::kToken},         // HashiCorp Vault batch token
+    {"dapi", 32, Tail::kToken},         // Databricks token (dapi + 32 hex)
+    {"PMAK-", 30, Tail::kToken},        // Postman API key
+    {"glc_", 30, Tail::kToken},         // Grafana Cloud token
+    {"glsa_", 30, Tail::kToken},        // Grafana service account token
+    {"lin_api_", 30, Tail::kToken},     // Linear API key
+    {"sntrys_", 30, Tail::kToken},      // Sentry token
+    {"ATATT3", 30, Tail::kToken},       // Atlassian API token
+    {"dp.pt.", 30, Tail::kToken},       // Doppler personal token
+    {"pul-", 32, Tail::kToken},         // Pulumi access token
+    {"AGE-SECRET-KEY-1", 30, Tail::kUpper},  // age secret key
+    {"wandb_v1_", 30, Tail::kToken},    // Weights & Biases API key (new format)
+    {"r8_", 30, Tail::kToken},          // Replicate API token
 }};
 
 // Key names whose value is a secret (matched on the lower-cased key).
@@ -130,7 +168,15 @@ std::size_t token_match(std::string_view text, std::size_t at) {
   for (const auto& f : kTokenFormats) {
     if (!text.substr(at).starts_with(f.prefix)) continue;
     std::size_t end = at + f.prefix.size();
-    while (end < text.size() && (f.upper_only ? is_upper_alnum(text[end]) : is_token_char(text[end]))) ++end;
+    auto in_tail = [&](char c) {
+      switch (f.tail) {
+        case Tail::kUpper: return is_upper_alnum(c);
+        case Tail::kTokenDot: return is_token_char(c) || c == '.';
+        case Tail::kToken: break;
+      }
+      return is_token_char(c);
+    };
+    while (end < text.size() && in_tail(text[end])) ++end;
     if (end - at - f.prefix.size() >= f.min_tail) return end - at;
   }
   return 0;
@@ -212,16 +258,84 @@ bool path_prefix_at(std::string_view text, std::size_t at, std::string_view pref
   return next >= text.size() || text[next] == '/' || !is_path_char(text[next]);
 }
 
+// "-----BEGIN ... PRIVATE KEY-----" up to its END line (or, cut off, the end
+// of the line or quoted string it sits in) becomes <redacted>. Only the block
+// goes, so a whole log or document pasted around it stays readable.
+std::string redact_private_key_blocks(std::string_view text) {
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find("-----BEGIN"); at != std::string_view::npos;
+       at = text.find("-----BEGIN", at)) {
+    auto header_end = text.find("-----", at + 10);
+    if (header_end == std::string_view::npos) break;
+    auto header = text.substr(at, header_end - at);
+    if (header.find("PRIVATE KEY") == std::string_view::npos || header.find('\n') != std::string_view::npos) {
+      at = header_end;
+      continue;
+    }
+    std::size_t end = text.find("-----END", header_end + 5);
+    if (end != std::string_view::npos) {
+      auto close = text.find("-----", end + 8);
+      end = close == std::string_view::npos ? text.size() : close + 5;
+    } else {
+      // No END: the rest of the base64 lines, up to a quote or a blank line.
+      end = header_end + 5;
+      while (end < text.size() && text[end] != '"' && text[end] != '\'' &&
+             !(text[end] == '\n' && end + 1 < text.size() && text[end + 1] == '\n'))
+        ++end;
+    }
+    out.append(text.substr(copied, at - copied));
+    out.append(kRedacted);
+    copied = end;
+    at = end;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
+// user:password@host once a URL has lost its "//" (a normalised path such as
+// /srv/deploy:pw@nas/lib, or https:/user:pw@host in CONDA_PREFIX): the text
+// between a ':' that follows a name and the '@' is a credential. Stops at
+// '/', so "/a/lib:/b/x@y" (two path-list entries) is left alone.
+std::string redact_userinfo_without_scheme(std::string_view text) {
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    std::size_t colon = at;
+    bool found = false;
+    while (colon > copied) {
+      char c = text[colon - 1];
+      if (c == ':') {
+        found = true;
+        break;
+      }
+      if (c == '/' || c == '@' || c == '<' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t' ||
+          c == '\n' || c == '=' || c == ',' || c == ';')
+        break;
+      --colon;
+    }
+    if (!found || colon == at) continue;  // no ':' in this word, or "user:@host"
+    std::size_t colon_at = colon - 1;
+    if (colon_at == 0) continue;
+    char before = text[colon_at - 1];
+    if (!(is_alnum(before) || before == '_' || before == '-' || before == '.')) continue;
+    if (text.substr(colon_at + 1).starts_with(kRedacted)) continue;
+    if (at + 1 >= text.size() || !is_alnum(text[at + 1])) continue;  // '@' must start a host
+    out.append(text.substr(copied, colon_at + 1 - copied));
+    out.append(kRedacted);
+    copied = at;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
 }  // namespace
 
 std::string redact_secrets(std::string_view text) {
-  if (text.find("PRIVATE KEY") != std::string_view::npos &&
-      text.find("-----BEGIN") != std::string_view::npos) {
-    return std::string(kRedacted);
-  }
   // Schemes first: "Authorization: Bearer x" must lose x before the
   // key-value pass replaces the word "Bearer".
-  std::string pairs = redact_key_values(redact_auth_schemes(text));
+  std::string blocks = redact_private_key_blocks(text);
+  std::string pairs = redact_userinfo_without_scheme(redact_key_values(redact_auth_schemes(blocks)));
   std::string_view s = pairs;
   std::string out;
   out.reserve(s.size());
@@ -334,6 +448,13 @@ bool is_identity_key(const std::string& key) {
   return kKeys.contains(key);
 }
 
+// Keys of cudiag's own documents that end like a secret's name but hold none.
+bool is_report_key_not_secret(std::string_view key) {
+  static const std::set<std::string, std::less<>> kKeys = {"key", "keys", "sort_key", "lock_key", "cache_key",
+                                                           "stack_key", "kb_key", "signature_key"};
+  return kKeys.contains(key);
+}
+
 std::string redact_string(std::string_view s, const RedactOptions& options) {
   auto out = redact_secrets(s);
   if (!options.include_identity) out = redact_identity(out, options);
@@ -351,6 +472,12 @@ Json redact_node(const Json& j, const RedactOptions& options) {
     Json out = Json::object();
     for (const auto& [key, value] : j.items()) {
       if (!options.include_identity && is_identity_key(key)) continue;
+      // {"password": "x"}: the key says what the value is, whatever it looks like.
+      if (value.is_string() && !value.get_ref<const std::string&>().empty() && is_secret_key(key) &&
+          !is_report_key_not_secret(key)) {
+        out[redact_string(key, options)] = kRedacted;
+        continue;
+      }
       out[redact_string(key, options)] = redact_node(value, options);
     }
     return out;

@@ -33,7 +33,7 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
                  "Overlay a hypothetical fact KEY=VALUE (repeatable; see `cudiag check --help`)");
   add_identity_flag(app, args->include_identity);
   return [args, &global] {
-    Json report = workflow::load_report(args->path);
+    Json report = load_saved_report(args->path);
     apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
     auto options = render_options(global, args->output.empty(), args->include_identity);

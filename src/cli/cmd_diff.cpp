@@ -29,8 +29,8 @@ CommandRun setup_diff(CLI::App& app, const GlobalOptions& global) {
   return [args, &global] {
     if (args->a == "-" && args->b == "-")
       throw InputError("-: only one of the two reports can come from stdin");
-    Json a = workflow::load_report(args->a);
-    Json b = workflow::load_report(args->b);
+    Json a = load_saved_report(args->a);
+    Json b = load_saved_report(args->b);
     // Both diagnosed by the same rules and knowledge base, so a finding differs only when the stacks do.
     diagnose_into(a, global);
     diagnose_into(b, global);

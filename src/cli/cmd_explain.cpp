@@ -50,7 +50,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     throw InputError("explain: --report and --no-collect contradict each other");
   // A bad --report is bad input whatever the text says, so it is read first.
   std::optional<Json> saved;
-  if (!args.report.empty()) saved = workflow::load_report(args.report);
+  if (!args.report.empty()) saved = load_saved_report(args.report);
 
   explain::ExplainResult result;
   explain::ExplainOptions options;

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <mutex>
 #include <set>
+#include <vector>
 
 #include "probes/environment.h"
 
@@ -36,6 +38,54 @@ std::string lower_copy(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = lower(c);
   return out;
+}
+
+// Secrets seen so far in this process. A value is often printed again in
+// pieces: LD_LIBRARY_PATH "https://u:Pw@host/lib" becomes the search
+// directories "https", "//u" and "Pw@host/lib", in which no shape is left to
+// recognise. Every redacted span is remembered with its pieces (split at
+// ':', '@' and '/'; 6 characters or more, so common words are not taken),
+// and those are redacted wherever they appear again (forget_learned_secrets
+// is for tests).
+struct Learned {
+  std::mutex mutex;
+  std::set<std::string, std::less<>> pieces;
+};
+Learned& learned() {
+  static Learned* l = new Learned;  // never destroyed: used until exit
+  return *l;
+}
+
+void learn(std::string_view span) {
+  constexpr std::size_t kMinPiece = 6;
+  if (span.size() < kMinPiece || span.starts_with(kRedacted)) return;
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  if (l.pieces.size() > 4096) return;
+  l.pieces.emplace(span);
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= span.size(); ++i) {
+    if (i == span.size() || span[i] == ':' || span[i] == '@' || span[i] == '/' || span[i] == '\n') {
+      if (i - start >= kMinPiece && i - start < span.size()) l.pieces.emplace(span.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+}
+
+std::string redact_learned(std::string text) {
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  if (l.pieces.empty()) return text;
+  // Longest first, so a whole span goes before its pieces.
+  std::vector<const std::string*> order;
+  for (const auto& p : l.pieces) order.push_back(&p);
+  std::sort(order.begin(), order.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+  for (const auto* p : order) {
+    for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + kRedacted.size())) {
+      text.replace(at, p->size(), kRedacted);
+    }
+  }
+  return text;
 }
 
 // A token format: a fixed prefix, then at least `min_tail` characters of
@@ -123,6 +173,13 @@ bool is_secret_key(std::string_view key) {
   return false;
 }
 
+// Keys of cudiag's own documents that end like a secret's name but hold none.
+bool is_report_key_not_secret(std::string_view key) {
+  static const std::set<std::string, std::less<>> kKeys = {"key", "keys", "sort_key", "lock_key", "cache_key",
+                                                           "stack_key", "kb_key", "signature_key"};
+  return kKeys.contains(key);
+}
+
 // key=value and key: value pairs whose key names a secret.
 std::string redact_key_values(std::string_view text) {
   std::string out;
@@ -156,6 +213,7 @@ std::string redact_key_values(std::string_view text) {
     if (value_end == value_start || text.substr(value_start).starts_with(kRedacted)) continue;
     out.append(text.substr(copied, value_start - copied));
     out.append(kRedacted);
+    learn(text.substr(value_start, value_end - value_start));
     copied = value_end;
     i = value_end - 1;
   }
@@ -224,6 +282,7 @@ std::string redact_auth_schemes(std::string_view text) {
       if (std::size_t c = auth_scheme_match(text, i, cred_at); c > 0) {
         out.append(text.substr(i, cred_at - i));
         out.append(kRedacted);
+        learn(text.substr(cred_at, c));
         i = cred_at + c;
         continue;
       }
@@ -286,6 +345,7 @@ std::string redact_private_key_blocks(std::string_view text) {
     }
     out.append(text.substr(copied, at - copied));
     out.append(kRedacted);
+    learn(text.substr(at, end - at));
     copied = end;
     at = end;
   }
@@ -323,6 +383,7 @@ std::string redact_userinfo_without_scheme(std::string_view text) {
     if (at + 1 >= text.size() || !is_alnum(text[at + 1])) continue;  // '@' must start a host
     out.append(text.substr(copied, colon_at + 1 - copied));
     out.append(kRedacted);
+    learn(text.substr(colon_at + 1, at - colon_at - 1));
     copied = at;
   }
   out.append(text.substr(copied));
@@ -347,6 +408,7 @@ std::string redact_secrets(std::string_view text) {
       if (n == 0) n = jwt_match(s, i);
       if (n > 0) {
         out.append(kRedacted);
+        learn(s.substr(i, n));
         i += n;
         continue;
       }
@@ -359,6 +421,7 @@ std::string redact_secrets(std::string_view text) {
       while (k < s.size() && std::string_view("/?#@ \t\r\n\"'<>").find(s[k]) == std::string_view::npos) ++k;
       if (k < s.size() && s[k] == '@' && k > j) {
         out.append(kRedacted);
+        learn(s.substr(j, k - j));
         out.push_back('@');
         i = k + 1;
       } else {
@@ -369,7 +432,28 @@ std::string redact_secrets(std::string_view text) {
     out.push_back(s[i]);
     ++i;
   }
-  return out;
+  return redact_learned(std::move(out));
+}
+
+void forget_learned_secrets() {
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  l.pieces.clear();
+}
+
+void learn_secrets_in(const Json& doc) {
+  if (doc.is_string()) {
+    (void)redact_secrets(doc.get_ref<const std::string&>());
+  } else if (doc.is_object()) {
+    for (const auto& [key, value] : doc.items()) {
+      (void)redact_secrets(key);
+      if (value.is_string() && is_secret_key(key) && !is_report_key_not_secret(key))
+        learn(value.get_ref<const std::string&>());
+      learn_secrets_in(value);
+    }
+  } else if (doc.is_array()) {
+    for (const auto& e : doc) learn_secrets_in(e);
+  }
 }
 
 std::string redact_identity(std::string_view text, const RedactOptions& options) {
@@ -445,13 +529,6 @@ bool is_identity_key(const std::string& key) {
   static const std::set<std::string, std::less<>> kKeys = {
       "uuid",     "uuids",     "gpu_uuid", "hostname", "host_name",     "nodename",
       "username", "user_name", "user",     "serial",   "serial_number", "board_serial"};
-  return kKeys.contains(key);
-}
-
-// Keys of cudiag's own documents that end like a secret's name but hold none.
-bool is_report_key_not_secret(std::string_view key) {
-  static const std::set<std::string, std::less<>> kKeys = {"key", "keys", "sort_key", "lock_key", "cache_key",
-                                                           "stack_key", "kb_key", "signature_key"};
   return kKeys.contains(key);
 }
 

@@ -396,7 +396,7 @@ std::string redact_secrets(std::string_view text) {
   // Schemes first: "Authorization: Bearer x" must lose x before the
   // key-value pass replaces the word "Bearer".
   std::string blocks = redact_private_key_blocks(text);
-  std::string pairs = redact_userinfo_without_scheme(redact_key_values(redact_auth_schemes(blocks)));
+  std::string pairs = redact_key_values(redact_auth_schemes(blocks));
   std::string_view s = pairs;
   std::string out;
   out.reserve(s.size());
@@ -432,7 +432,8 @@ std::string redact_secrets(std::string_view text) {
     out.push_back(s[i]);
     ++i;
   }
-  return redact_learned(std::move(out));
+  // After the scheme pass, so "https://user:pw@" loses the user too.
+  return redact_learned(redact_userinfo_without_scheme(out));
 }
 
 void forget_learned_secrets() {

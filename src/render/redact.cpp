@@ -56,8 +56,16 @@ Learned& learned() {
   return *l;
 }
 
-void learn(std::string_view span) {
-  constexpr std::size_t kMinPiece = 6;
+// The user of a URL's userinfo is identity as much as the password is a
+// secret: its pieces are learnt from 4 characters, except names too common to
+// stand for anyone.
+bool is_generic_word(std::string_view w) {
+  static const std::set<std::string, std::less<>> kGeneric = {"root", "user", "admin", "test", "guest", "ubuntu",
+                                                              "debian", "build", "oauth", "token", "https", "http"};
+  return kGeneric.contains(lower_copy(w));
+}
+
+void learn(std::string_view span, std::size_t kMinPiece = 6) {
   if (span.size() < kMinPiece || span.starts_with(kRedacted)) return;
   auto& l = learned();
   std::lock_guard lock(l.mutex);
@@ -66,7 +74,8 @@ void learn(std::string_view span) {
   std::size_t start = 0;
   for (std::size_t i = 0; i <= span.size(); ++i) {
     if (i == span.size() || span[i] == ':' || span[i] == '@' || span[i] == '/' || span[i] == '\n') {
-      if (i - start >= kMinPiece && i - start < span.size()) l.pieces.emplace(span.substr(start, i - start));
+      auto piece = span.substr(start, i - start);
+      if (piece.size() >= kMinPiece && piece.size() < span.size() && !is_generic_word(piece)) l.pieces.emplace(piece);
       start = i + 1;
     }
   }
@@ -81,7 +90,11 @@ std::string redact_learned(std::string text) {
   for (const auto& p : l.pieces) order.push_back(&p);
   std::sort(order.begin(), order.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
   for (const auto* p : order) {
-    for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + kRedacted.size())) {
+    // Whole words only: "alice" goes from "/alice/lib", not from "malice".
+    for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + 1)) {
+      bool starts = at == 0 || !is_alnum(text[at - 1]);
+      bool ends = at + p->size() >= text.size() || !is_alnum(text[at + p->size()]);
+      if (!starts || !ends) continue;
       text.replace(at, p->size(), kRedacted);
     }
   }
@@ -384,6 +397,12 @@ std::string redact_userinfo_without_scheme(std::string_view text) {
     out.append(text.substr(copied, colon_at + 1 - copied));
     out.append(kRedacted);
     learn(text.substr(colon_at + 1, at - colon_at - 1));
+    // The user before the ':' (as far back as a name goes) is identity.
+    std::size_t user = colon_at;
+    while (user > 0 && (is_alnum(text[user - 1]) || text[user - 1] == '_' || text[user - 1] == '-' ||
+                        text[user - 1] == '.'))
+      --user;
+    learn(text.substr(user, colon_at - user), 4);
     copied = at;
   }
   out.append(text.substr(copied));
@@ -421,7 +440,7 @@ std::string redact_secrets(std::string_view text) {
       while (k < s.size() && std::string_view("/?#@ \t\r\n\"'<>").find(s[k]) == std::string_view::npos) ++k;
       if (k < s.size() && s[k] == '@' && k > j) {
         out.append(kRedacted);
-        learn(s.substr(j, k - j));
+        learn(s.substr(j, k - j), 4);
         out.push_back('@');
         i = k + 1;
       } else {

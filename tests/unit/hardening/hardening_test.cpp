@@ -27,6 +27,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Redaction remembers every secret it has seen in the process (a CLI run is
+// one process); each test starts with none, so tests cannot see each other's.
+class ForgetLearntSecrets : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo&) override { forget_learned_secrets(); }
+};
+const bool kForgetInstalled = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLearntSecrets);
+  return true;
+}();
+
 class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -58,8 +68,10 @@ TEST(HardeningRedact, ShapesFromSecretScannerRuleSets) {
 }
 
 TEST(HardeningRedact, UserinfoWithoutDoubleSlash) {
-  EXPECT_EQ(redact_secrets("/srv/deploy:Hunter2Pass@nas/lib"), "/srv/deploy:<redacted>@nas/lib");
-  EXPECT_EQ(redact_secrets("https:/builder:S3cret@mirror.example.com/x"), "https:/builder:<redacted>@mirror.example.com/x");
+  // The password is a secret, the user before it identity: both go.
+  EXPECT_EQ(redact_secrets("/srv/deploy:Hunter2Pass@nas/lib"), "/srv/<redacted>:<redacted>@nas/lib");
+  EXPECT_EQ(redact_secrets("https:/builder:S3cret@mirror.example.com/x"),
+            "https:/<redacted>:<redacted>@mirror.example.com/x");
   // Two path-list entries, an scp-style remote and an image digest are not credentials.
   EXPECT_EQ(redact_secrets("/a/lib:/b/x@y/lib"), "/a/lib:/b/x@y/lib");
   EXPECT_EQ(redact_secrets("git@github.com:org/repo.git"), "git@github.com:org/repo.git");

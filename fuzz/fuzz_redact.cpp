@@ -16,9 +16,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (unsigned char c : escaped) {
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) std::abort();
   }
-  const std::string token = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd";
-  auto planted = cudiag::redact_secrets(text + " " + token + " " + text);
-  if (planted.find("R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd") != std::string::npos) std::abort();
+  // The planted token goes, whatever surrounds it: its tail may survive only
+  // where the input itself already held it (not as a token).
+  const std::string tail = "R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd";
+  auto count = [&](const std::string& s) {
+    std::size_t n = 0;
+    for (auto at = s.find(tail); at != std::string::npos; at = s.find(tail, at + 1)) ++n;
+    return n;
+  };
+  auto planted = cudiag::redact_secrets(text + " ghp_" + tail + " " + text);
+  if (count(planted) > 2 * count(text)) std::abort();
   cudiag::forget_learned_secrets();
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "core/bounded_input.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <set>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/errors.h"
 

@@ -1,13 +1,12 @@
 #include "render/output.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "core/atomic_file.h"
 #include "core/errors.h"

@@ -4,10 +4,9 @@
 // bound on concurrent children. The end-to-end cases (every command, every
 // format, signals) are in tests/hostile/hostile_suite.py.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -40,9 +39,8 @@ const bool kForgetInstalled = [] {
 class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("cudiag_hardening_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("cudiag_hardening_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -58,9 +56,10 @@ class TempDir : public ::testing::Test {
 // --- redaction shapes --------------------------------------------------------
 
 TEST(HardeningRedact, ShapesFromSecretScannerRuleSets) {
-  for (std::string s : {"AIzaSyD3mOnlyAFakeKeyForTests0123456789x", "sk_live_51FakeStripeKey0123456789abcdefXYZ",
-                        "hvs.CAESIFakeVaultToken0123456789abcdefgh", "GOCSPX-FakeGoogleClientSecret01234",
-                        "SG.FakeSendGridKey012345.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"}) {
+  for (std::string s :
+       {"AIzaSyD3mOnlyAFakeKeyForTests0123456789x", "sk_live_51FakeStripeKey0123456789abcdefXYZ",
+        "hvs.CAESIFakeVaultToken0123456789abcdefgh", "GOCSPX-FakeGoogleClientSecret01234",
+        "SG.FakeSendGridKey012345.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"}) {
     auto out = redact_secrets("key in a path /opt/" + s + "/lib");
     EXPECT_EQ(out.find(s.substr(6)), std::string::npos) << s << " -> " << out;
     EXPECT_NE(out.find("<redacted>"), std::string::npos) << out;
@@ -75,11 +74,13 @@ TEST(HardeningRedact, UserinfoWithoutDoubleSlash) {
   // Two path-list entries, an scp-style remote and an image digest are not credentials.
   EXPECT_EQ(redact_secrets("/a/lib:/b/x@y/lib"), "/a/lib:/b/x@y/lib");
   EXPECT_EQ(redact_secrets("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
-  EXPECT_EQ(redact_secrets("nvcr.io/nvidia/pytorch@sha256:0123abcd"), "nvcr.io/nvidia/pytorch@sha256:0123abcd");
+  EXPECT_EQ(redact_secrets("nvcr.io/nvidia/pytorch@sha256:0123abcd"),
+            "nvcr.io/nvidia/pytorch@sha256:0123abcd");
 }
 
 TEST(HardeningRedact, PrivateKeyBlockGoesTheRestStays) {
-  std::string doc = "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEFakeKeyMaterial\n-----END RSA PRIVATE KEY-----\nafter";
+  std::string doc =
+      "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEFakeKeyMaterial\n-----END RSA PRIVATE KEY-----\nafter";
   auto out = redact_secrets(doc);
   EXPECT_EQ(out.find("MIIEFakeKeyMaterial"), std::string::npos);
   EXPECT_NE(out.find("before"), std::string::npos);
@@ -105,7 +106,9 @@ TEST(HardeningRedact, ValueUnderASecretKeyInAJsonDocument) {
 // --- the writer ---------------------------------------------------------------
 
 TEST(HardeningOutput, TextOutputEscapesControlCharactersAndInvalidUtf8) {
-  std::string evil = "dir \x1b]0;title\x07 \x1b[2J \xc2\x9b" "31m \xff ok\ttab\n";
+  std::string evil =
+      "dir \x1b]0;title\x07 \x1b[2J \xc2\x9b"
+      "31m \xff ok\ttab\n";
   auto out = escape_terminal(evil);
   for (char c : {'\x1b', '\x07'}) EXPECT_EQ(out.find(c), std::string::npos);
   EXPECT_EQ(out.find("\xc2\x9b"), std::string::npos);
@@ -121,7 +124,8 @@ TEST(HardeningOutput, TextOutputEscapesControlCharactersAndInvalidUtf8) {
 
 TEST(HardeningOutput, JsonOutputStaysValidJsonAndIsRedacted) {
   OutputOptions o;
-  auto out = prepare_output(R"({"token_count": 5, "path": "/x/ghp_R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd"})" "\n",
+  auto out = prepare_output(R"({"token_count": 5, "path": "/x/ghp_R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd"})"
+                            "\n",
                             OutputKind::kJson, o);
   auto doc = Json::parse(out);
   EXPECT_EQ(doc["token_count"], 5);  // not a string: left alone, the document stays valid
@@ -193,7 +197,8 @@ TEST(HardeningInput, JsonDepthDuplicatesAndNumbersAreInputErrors) {
     parse_untrusted_json(std::string(200, '[') + std::string(200, ']'), "x.json");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("x.json: not valid JSON: nested deeper than 128 levels"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("x.json: not valid JSON: nested deeper than 128 levels"),
+              std::string::npos)
         << e.what();
   }
   // Same key in two different objects is fine; a real depth is fine.

@@ -300,6 +300,17 @@ def saved_input_cases():
                        "analyze of a directory": ["analyze", d]}.items():
         rc, out, err, secs = run(argv, timeout=30)
         record(cls, name, one_line_error(rc, err) and secs < 20, f"rc={rc} {secs:.1f}s {err[:160]!r}")
+    # A lock is written redacted (a home directory as "~"); it must still verify against the same stack.
+    home_rep = json.loads(json.dumps(base))
+    home_rep.setdefault("cuda_runtime", {})["runtimes"] = [{
+        "path": "/home/alice/venv/lib/libcudart.so.12", "real_path": "/home/alice/venv/lib/libcudart.so.12.4.127",
+        "runtime_version": {"value": "12.4", "source": "call:cudaRuntimeGetVersion"}}]
+    home_path = write(os.path.join(d, "home.json"), json.dumps(home_rep))
+    home_lock = os.path.join(d, "home.lock")
+    run(["lock", "--report", home_path, "-o", home_lock])
+    rc, out, err, _ = run(["verify", home_lock, "--report", home_path])
+    record(cls, "a lock with ~ paths (redacted) verifies against its own stack",
+           rc == 0 and "~/venv" in open(home_lock).read() and "alice" not in open(home_lock).read(), f"rc={rc} {out[:200]!r}")
     # A --kb directory with a FIFO among its tables: refused, not waited on.
     kb = tempfile.mkdtemp(dir=TMP, prefix="kb-")
     for f in os.listdir(os.path.join(SOURCE, "data", "kb")):

@@ -1,5 +1,7 @@
 #include "child/child_probe.h"
 
+#include "core/subprocess.h"
+
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -22,6 +24,7 @@ int run_child_probe(int argc, char** argv) {
     std::fputs("usage: cudiag __probe KIND ARGS...\n", stderr);
     return 2;
   }
+  die_with_parent();  // a cudiag killed by SIGKILL takes its hung driver calls with it
   auto it = child_table().find(argv[2]);
   if (it == child_table().end()) {
     std::fprintf(stderr, "unknown child probe %s\n", argv[2]);

@@ -6,8 +6,8 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "report/assume.h"
 #include "workflow/fleet_view.h"
@@ -34,17 +34,14 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
                  "Overlay a hypothetical fact KEY=VALUE (repeatable; see `cudiag check --help`)");
   add_identity_flag(app, args->include_identity);
   return [args, &global] {
-    Json report = workflow::load_report(args->path);
+    Json report = load_saved_report(args->path);
     apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
     workflow::add_fleet_view_for(report, args->format, kb::active_kb(global));
-    auto text = render_report(report, args->format,
-                              render_options(global, args->output.empty(), args->include_identity));
-    if (args->output.empty()) {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-    }
+    auto options = render_options(global, args->output.empty(), args->include_identity);
+    auto text = render_report(report, args->format, options);
+    write_output(text, output_kind_of_format(args->format),
+                 {args->output, args->include_identity, options.color});
     return exit_code;
   };
 }

@@ -4,8 +4,8 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "workflow/requirements.h"
 #include "workflow/fleet_view.h"
@@ -43,11 +43,8 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
     bool to_stdout = args->output.empty();
     std::string text =
         render_report(result.report, args->format, render_options(global, to_stdout, args->include_identity));
-    if (to_stdout) {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-    }
+    write_output(text, output_kind_of_format(args->format),
+                 {args->output, args->include_identity, render_options(global, to_stdout).color});
     // The kernel test and --require are findings like the others (rules/kernel_test_rules.cpp,
     // rules/requirement_rules.cpp), so the findings alone decide the exit code.
     return result.exit_code;

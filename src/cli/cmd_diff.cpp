@@ -7,6 +7,7 @@
 #include "cli/report_pipeline.h"
 #include "core/errors.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "workflow/report_diff.h"
 #include "workflow/report_input.h"
 
@@ -28,8 +29,8 @@ CommandRun setup_diff(CLI::App& app, const GlobalOptions& global) {
   return [args, &global] {
     if (args->a == "-" && args->b == "-")
       throw InputError("-: only one of the two reports can come from stdin");
-    Json a = workflow::load_report(args->a);
-    Json b = workflow::load_report(args->b);
+    Json a = load_saved_report(args->a);
+    Json b = load_saved_report(args->b);
     // Both diagnosed by the same rules and knowledge base, so a finding differs only when the stacks do.
     diagnose_into(a, global);
     diagnose_into(b, global);
@@ -37,9 +38,9 @@ CommandRun setup_diff(CLI::App& app, const GlobalOptions& global) {
     std::string na = args->a == "-" ? "<stdin>" : args->a;
     std::string nb = args->b == "-" ? "<stdin>" : args->b;
     if (args->format == "json") {
-      std::cout << workflow::diff_to_json(d, na, nb).dump(2) << "\n";
+      write_json_output(workflow::diff_to_json(d, na, nb), {});
     } else {
-      std::cout << workflow::render_diff_text(d, na, nb);
+      write_output(workflow::render_diff_text(d, na, nb), OutputKind::kText, {});
     }
     return d.matters() ? 1 : 0;
   };

@@ -19,10 +19,12 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
+#include "core/bounded_input.h"
 #include "core/errors.h"
 #include "explain/explain.h"
 #include "explain/render.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "workflow/report_input.h"
 
 namespace cudiag {
@@ -37,18 +39,8 @@ struct ExplainArgs {
   PipelineArgs pipeline;
 };
 
-std::string read_input_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a directory, not a log file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  return text.str();
-}
+// A log: a regular file or a pipe (--file <(journalctl ...)), bounded.
+std::string read_input_file(const std::string& path) { return read_input_bytes(path); }
 
 
 int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
@@ -58,7 +50,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     throw InputError("explain: --report and --no-collect contradict each other");
   // A bad --report is bad input whatever the text says, so it is read first.
   std::optional<Json> saved;
-  if (!args.report.empty()) saved = workflow::load_report(args.report);
+  if (!args.report.empty()) saved = load_saved_report(args.report);
 
   explain::ExplainResult result;
   explain::ExplainOptions options;
@@ -67,7 +59,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     text = read_input_file(args.file);
     result.input = args.file;
   } else if (args.text.empty() || (args.text.size() == 1 && args.text.front() == "-")) {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    text = read_input_bytes("-");
     result.input = "standard input";
   } else {
     for (const auto& word : args.text) text += (text.empty() ? "" : " ") + word;
@@ -93,8 +85,12 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     explain::add_machine_lines(result.explanations, report, kb);
     result.report = &report;
   }
-  std::cout << (args.format == "json" ? json_text(explain::render_json(result)) + "\n"
-                                      : explain::render_text(result));
+  // Redacted at the writer: the pasted text and the machine lines are echoed.
+  if (args.format == "json") {
+    write_json_output(explain::render_json(result), {});
+  } else {
+    write_output(explain::render_text(result), OutputKind::kText, {});
+  }
   return result.explanations.empty() ? kExitErrorFinding : kExitOk;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "render/output.h"
 #include "core/errors.h"
 #include "core/json.h"
 #include "core/subprocess.h"
@@ -147,7 +148,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   for (const auto& r : results) {
     if (!r.ok()) {
       any_error = true;
-      std::cerr << "cudiag: error: " << r.error << "\n";
+      write_message("cudiag: error: " + r.error);
     }
     std::vector<std::pair<GpuArch, Verdict>> verdicts;
     for (const auto& g : gpus) {
@@ -170,10 +171,12 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       continue;
     }
     if (!r.ok() && r.entries.empty()) continue;
-    std::cout << r.path << ": " << summary_line(r) << "\n";
-    for (const auto& w : r.warnings) std::cout << "  warning: " << w << "\n";
+    // Through the writer: a wheel member's name or a path may carry secrets or terminal escapes.
+    std::string lines = r.path + ": " + summary_line(r) + "\n";
+    for (const auto& w : r.warnings) lines += "  warning: " + w + "\n";
     if (r.has_device_code())
-      for (const auto& [g, v] : verdicts) std::cout << "  " << sm_name(g) << ": " << verdict_text(v) << "\n";
+      for (const auto& [g, v] : verdicts) lines += "  " + sm_name(g) + ": " + verdict_text(v) + "\n";
+    write_output(lines, OutputKind::kText, {});
   }
   if (json) {
     std::cout << (files_printed == 0 ? "]\n}\n" : "\n  ]\n}\n");

@@ -6,7 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "core/atomic_file.h"
+#include "render/output.h"
 #include "kb/knowledge_base.h"
 #include "workflow/lock_file.h"
 #include "workflow/stack.h"
@@ -39,18 +39,14 @@ CommandRun setup_lock(CLI::App& app, const GlobalOptions& global) {
     options.comment = fmt::format("cudiag lock: the known-good CUDA stack, from the report collected at {}",
                                   report.value("collected_at", "an unknown time"));
     std::string text = workflow::write_lock(stack, options);
-    if (args->output == "-") {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-      std::cerr << fmt::format("cudiag: wrote {}\n", args->output);
-    }
+    write_output(text, OutputKind::kText, {args->output, false, false});
+    if (args->output != "-") write_message(fmt::format("cudiag: wrote {}", args->output));
     const Json& findings = report["findings"];
     long errors = 0;
     for (const auto& f : findings) errors += f.value("severity", "") == "error" ? 1 : 0;
     if (errors > 0)
-      std::cerr << fmt::format(
-          "cudiag: note: this stack has {} error finding(s); the lock pins it as it is\n", errors);
+      write_message(
+          fmt::format("cudiag: note: this stack has {} error finding(s); the lock pins it as it is", errors));
     return 0;
   };
 }

@@ -13,6 +13,7 @@
 #include "cli/report_pipeline.h"
 #include "core/errors.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "report/assume.h"
 #include "workflow/stack.h"
 #include "workflow/torch_builds.h"
@@ -178,7 +179,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
                 {"order", order},
                 {"findings_resolved", resolved},
                 {"findings_introduced", introduced}};
-      std::cout << j.dump(2) << "\n";
+      write_json_output(j, {});
       return 0;
     }
     std::string out = fmt::format("Plan: {}\n", change);
@@ -194,7 +195,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
       for (const auto& e : resolved) out += "  resolved: " + e + "\n";
       for (const auto& e : introduced) out += "  new:      " + e + "\n";
     }
-    std::cout << out;
+    write_output(out, OutputKind::kText, {});
     return 0;
   };
 }

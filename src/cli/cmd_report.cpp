@@ -3,8 +3,8 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "core/atomic_file.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "workflow/fleet_view.h"
 
@@ -28,12 +28,10 @@ CommandRun setup_report(CLI::App& app, const GlobalOptions& global) {
   return [args, &global] {
     auto result = run_pipeline(global, args->pipeline);
     workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));
-    auto text = render_report(result.report, args->format, render_options(global, args->output.empty(), args->include_identity));
-    if (args->output.empty()) {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-    }
+    auto options = render_options(global, args->output.empty(), args->include_identity);
+    auto text = render_report(result.report, args->format, options);
+    write_output(text, output_kind_of_format(args->format),
+                 {args->output, args->include_identity, options.color});
     return result.exit_code;
   };
 }

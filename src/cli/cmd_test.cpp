@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "core/atomic_file.h"
+#include "render/output.h"
 #include "core/errors.h"
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
@@ -91,11 +91,8 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       text =
           render_kernel_test_text(section, render_options(global, args->output.empty()).color);
     }
-    if (args->output.empty()) {
-      std::cout << text;
-    } else {
-      write_file_atomically(args->output, text);
-    }
+    write_output(text, output_kind_of_format(args->format),
+                 {args->output, false, render_options(global, args->output.empty()).color});
     return kernel_test::kernel_test_exit_code(section);
   };
 }

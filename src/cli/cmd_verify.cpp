@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "workflow/lock_file.h"
 #include "workflow/report_input.h"
 #include "workflow/stack.h"
@@ -35,9 +36,9 @@ CommandRun setup_verify(CLI::App& app, const GlobalOptions& global) {
     auto stack = workflow::read_stack(report, kb::active_kb(global));
     auto result = workflow::verify_lock(lock, stack, report);
     if (args->format == "json") {
-      std::cout << workflow::verify_to_json(result, args->lock).dump(2) << "\n";
+      write_json_output(workflow::verify_to_json(result, args->lock), {});
     } else {
-      std::cout << workflow::render_verify_text(result, args->lock);
+      write_output(workflow::render_verify_text(result, args->lock), OutputKind::kText, {});
     }
     return result.drifted ? 1 : 0;
   };

@@ -1,12 +1,17 @@
 #include "cli/command.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "core/build_info.h"
+#include "core/bounded_input.h"
 #include "core/errors.h"
+#include "core/subprocess.h"
+#include "render/output.h"
 
 namespace cudiag {
 
@@ -27,6 +32,8 @@ RegisterCommand::RegisterCommand(CommandDef def) {
 }
 
 int run_cli(int argc, char** argv) {
+  // Before any child exists: a signal mid-run kills and reaps every child.
+  install_child_cleanup();
   CLI::App app{"cudiag: tells whether this machine's NVIDIA GPU stack works, which layer breaks it, and what to change."};
   app.name("cudiag");
   app.set_version_flag("--version", fmt::format("cudiag {} ({})", build_info::kVersion, build_info::kGitCommit));
@@ -34,6 +41,14 @@ int run_cli(int argc, char** argv) {
   app.add_option("--root", global.root, "Read the machine from this directory instead of / (captured machines, tests)")
       ->check(CLI::ExistingDirectory);
   app.add_option("--timeout", global.timeout_s, "Seconds each NVIDIA library call may take before its child process is killed")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            // NaN passes every range check (all comparisons are false), and infinity is no deadline.
+            char* end = nullptr;
+            double v = std::strtod(s.c_str(), &end);
+            return std::isfinite(v) ? std::string() : s + ": not a finite number of seconds";
+          },
+          "FINITE", "finite"))
       ->check(CLI::Range(0.05, 3600.0));
   app.add_option("--kb", global.kb_dir, "Use the knowledge base in this directory instead of the built-in one")
       ->check(CLI::ExistingDirectory);
@@ -66,10 +81,22 @@ int run_cli(int argc, char** argv) {
     std::cout << app.help();
     return kExitOk;
   } catch (const InputError& e) {
-    std::cerr << "cudiag: error: " << e.what() << "\n";
+    write_message(std::string("cudiag: error: ") + e.what());
     return kExitBadInput;
+  } catch (const Json::exception& e) {
+    // A saved report, lock or cache of another shape than cudiag writes
+    // (a field of the wrong type): bad input, named, exit 2.
+    auto inputs = untrusted_inputs_read();
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    if (!inputs.empty()) {
+      write_message(fmt::format("cudiag: error: {}: a field has an unexpected type or value: {}", inputs, what));
+      return kExitBadInput;
+    }
+    write_message(std::string("cudiag: internal error: ") + e.what());
+    return kExitInternal;
   } catch (const std::exception& e) {
-    std::cerr << "cudiag: internal error: " << e.what() << "\n";
+    write_message(std::string("cudiag: internal error: ") + e.what());
     return kExitInternal;
   }
 }

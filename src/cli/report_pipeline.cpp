@@ -7,6 +7,7 @@
 #include "kb/knowledge_base.h"
 #include "kernel_test/deep_check.h"
 #include "probes/container_probe.h"
+#include "render/redact.h"
 #include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
@@ -93,13 +94,21 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
         workflow::requirements_to_json(workflow::evaluate_all(args.requirements, stack));
   }
   result.exit_code = diagnose_into(result.report, global);
+  // Whatever the command prints from it, in whatever pieces, is redacted (render/output.h).
+  learn_secrets_in(result.report);
   return result;
+}
+
+Json load_saved_report(const std::string& path) {
+  Json report = workflow::load_report(path);
+  learn_secrets_in(report);
+  return report;
 }
 
 Json machine_or_saved_report(const std::string& report_path, const GlobalOptions& global,
                              const PipelineArgs& args) {
   if (report_path.empty()) return run_pipeline(global, args).report;
-  Json report = workflow::load_report(report_path);
+  Json report = load_saved_report(report_path);
   diagnose_into(report, global);
   return report;
 }

@@ -43,6 +43,10 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
 // Findings of an earlier diagnosis in the report are replaced.
 int diagnose_into(Json& report, const GlobalOptions& global);
 
+// workflow::load_report(), and its secrets learnt by the redaction
+// (render/redact.h learn_secrets_in), so every output built from it is redacted.
+Json load_saved_report(const std::string& path);
+
 // The diagnosed report `lock`, `verify` and `plan` work from: this machine's
 // when `report_path` is empty, else the saved one (`-`: stdin) diagnosed anew.
 Json machine_or_saved_report(const std::string& report_path, const GlobalOptions& global,

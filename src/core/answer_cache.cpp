@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "core/bounded_input.h"
+#include "core/errors.h"
 #include "core/build_info.h"
 #include "core/utc_time.h"
 
@@ -55,18 +57,23 @@ std::string AnswerCache::key(const std::string& what, const std::string& host_pa
 void AnswerCache::load() {
   if (loaded_) return;
   loaded_ = true;
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return;  // no cache yet
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  auto text = buf.str();
-  if (text.size() > kMaxFileBytes) {
-    error_ = "cache file too large, ignored";
-    return;
+  // The type and size are checked before a byte is read: a cache path that
+  // is a FIFO, or a symlink to /dev/zero, is ignored, never waited on.
+  std::string text;
+  std::string why;
+  if (!read_regular_file(path_, kMaxFileBytes, text, why)) {
+    if (!why.empty()) error_ = fmt::format("cache file {}, ignored", why);
+    return;  // no cache yet, or not one we can use
   }
-  auto doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || doc.value("schema", "") != kCacheSchema ||
-      doc.value("tool", "") != tool_identity() || !doc.contains("entries") || !doc["entries"].is_object() ||
+  Json doc;
+  try {
+    doc = parse_untrusted_json(text, path_, 16);
+  } catch (const InputError&) {
+    return;  // damaged: start afresh
+  }
+  auto is_string = [&](const char* k) { return doc.contains(k) && doc[k].is_string(); };
+  if (!doc.is_object() || !is_string("schema") || doc["schema"] != kCacheSchema || !is_string("tool") ||
+      doc["tool"] != tool_identity() || !doc.contains("entries") || !doc["entries"].is_object() ||
       doc["entries"].size() > kMaxEntries) {
     return;  // another cudiag's, or not ours: start afresh
   }
@@ -79,6 +86,11 @@ std::optional<Json> AnswerCache::find(const std::string& what, const std::string
   auto k = key(what, host_path);
   auto it = k.empty() ? entries_.end() : entries_.find(k);
   if (it == entries_.end() || !it->is_object() || !it->contains("answer") || !(*it)["answer"].is_object()) {
+    ++misses_;
+    return std::nullopt;
+  }
+  // A well-formed entry of the wrong shape is a miss, not an error.
+  if (it->contains("at") && !(*it)["at"].is_string()) {
     ++misses_;
     return std::nullopt;
   }

@@ -91,7 +91,10 @@ std::string FsRoot::host_path_followed(std::string_view machine_path) const {
   // it inside the root first. An unresolvable path keeps its own name, so the
   // open() that follows reports the error.
   auto resolved = resolve(machine_path);
-  return host_path(resolved ? *resolved.path : machine_path);
+  if (resolved) return host_path(*resolved.path);
+  if (!resolved.failed_at.empty()) return host_path(resolved.failed_at);
+  // A loop or an unreadable link: a name no directory can hold (ENAMETOOLONG).
+  return root_ + "/" + std::string(300, 'L');
 }
 
 ReadResult FsRoot::read_file(std::string_view path, std::size_t max_bytes) const {
@@ -171,9 +174,17 @@ bool FsRoot::is_regular_file(std::string_view path) const {
   return resolved && ::stat(host_path(*resolved.path).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// The host path of `path` with its directory resolved inside the root but
+// its last component left as it is (for lstat and readlink).
+static std::string host_path_of_entry(const FsRoot& root, std::string_view path) {
+  auto norm = normalize_path(path);
+  if (root.is_real_root() || norm == "/") return root.host_path(norm);
+  return join_path(root.host_path_followed(dir_name(norm)), base_name(norm));
+}
+
 bool FsRoot::is_symlink(std::string_view path) const {
   struct stat st {};
-  return ::lstat(host_path(path).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+  return ::lstat(host_path_of_entry(*this, path).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
 }
 
 bool FsRoot::is_char_device(std::string_view path) const {
@@ -184,14 +195,14 @@ bool FsRoot::is_char_device(std::string_view path) const {
 
 std::optional<std::string> FsRoot::read_link(std::string_view path) const {
   char buf[4096];
-  auto n = ::readlink(host_path(path).c_str(), buf, sizeof buf);
+  auto n = ::readlink(host_path_of_entry(*this, path).c_str(), buf, sizeof buf);
   if (n < 0 || static_cast<std::size_t>(n) >= sizeof buf) return std::nullopt;
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
 ResolveResult FsRoot::resolve(std::string_view path) const {
   auto norm = normalize_path(path);
-  if (norm == "/") return ResolveResult{std::string("/"), {}};
+  if (norm == "/") return ResolveResult{std::string("/"), {}, {}};
   // The parent directory is resolved once and remembered; only the last
   // component is looked at for each file in it.
   auto parent = dir_name(norm);
@@ -234,6 +245,7 @@ ResolveResult FsRoot::resolve_from(std::string current, std::vector<std::string>
     struct stat st {};
     if (::lstat(host_path(next).c_str(), &st) != 0) {
       result.error = fmt::format("{}: {}", next, std::strerror(errno));
+      result.failed_at = next;
       return result;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -241,7 +253,12 @@ ResolveResult FsRoot::resolve_from(std::string current, std::vector<std::string>
         result.error = fmt::format("{}: too many levels of symbolic links", path);
         return result;
       }
-      auto target = read_link(next);
+      // `next` is already resolved (its directory holds no link), so the raw readlink is safe.
+      std::optional<std::string> target;
+      char link_buf[4096];
+      auto len = ::readlink(host_path(next).c_str(), link_buf, sizeof link_buf);
+      if (len >= 0 && static_cast<std::size_t>(len) < sizeof link_buf)
+        target = std::string(link_buf, static_cast<std::size_t>(len));
       if (!target) {
         result.error = fmt::format("{}: unreadable symbolic link", next);
         return result;

@@ -25,6 +25,11 @@ struct ReadResult {
 struct ResolveResult {
   std::optional<std::string> path;  // the machine path with every symlink followed
   std::string error;
+  // On failure, a machine path that names the failing component under the
+  // part already resolved (no symlink in it), so open() fails the same way
+  // without the kernel following a link out of the root; empty when none
+  // (a loop).
+  std::string failed_at;
   explicit operator bool() const { return path.has_value(); }
 };
 
@@ -41,7 +46,10 @@ class FsRoot {
   std::string host_path(std::string_view machine_path) const;
   // host_path() of the path with its symlinks followed inside the root: what
   // to hand to open(), dlopen() or mmap(), which would otherwise follow an
-  // absolute symlink out of a fixture tree.
+  // absolute symlink out of a fixture tree. Under --root every path resolves
+  // inside the root or fails: a path that cannot be resolved there (a link
+  // whose target is missing, a loop) maps to one that does not exist, never
+  // to the unresolved name the kernel would follow out.
   std::string host_path_followed(std::string_view machine_path) const;
 
   ReadResult read_file(std::string_view path, std::size_t max_bytes = kSmallFileLimit) const;

@@ -4,6 +4,7 @@
 // library that hangs, crashes or scribbles on memory costs one fact, never
 // the report.
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -48,12 +49,18 @@ class ChildGroup {
     int out_fd = -1;
     int err_fd = -1;
     bool exited = false;
+    bool queued = false;  // waiting for a free slot (max_running_children())
+    std::chrono::milliseconds timeout{0};
     std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point deadline;
   };
 
  private:
+  // Starts queued children while fewer than max_running_children() run.
+  void start_queued();
+
   std::vector<Running> running_;
+  std::vector<ChildSpec> queued_specs_;  // by index into running_, empty once started
   std::vector<ChildOutcome> outcomes_;
 };
 
@@ -66,5 +73,26 @@ std::string describe_outcome(const ChildOutcome& outcome, std::chrono::milliseco
 
 // The path of the running cudiag binary, for re-executing itself.
 std::string self_executable();
+
+// Called once by the main process before it starts any child: SIGINT,
+// SIGTERM and SIGHUP kill every running child's process group and every
+// orphan cudiag adopted, reap them, and exit 128 + the signal (130, 143,
+// 129); the process becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so a
+// grandchild that setsid()s out of its process group is re-parented to
+// cudiag when its parent dies and is killed with the rest.
+void install_child_cleanup();
+
+// Called first in a child probe: dies with SIGKILL when the cudiag that
+// started it dies (PR_SET_PDEATHSIG), the backstop for a parent killed by
+// SIGKILL, which no handler sees.
+void die_with_parent();
+
+// Kills and reaps every process re-parented to this one that is not a child
+// it started (a setsid()'d grandchild whose parent has exited).
+void kill_adopted_orphans();
+
+// At most this many children run at once (a few per core); the rest queue
+// and start as earlier ones finish, each with its full timeout.
+std::size_t max_running_children();
 
 }  // namespace cudiag

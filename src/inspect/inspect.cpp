@@ -82,6 +82,15 @@ void scan_embedded(Context& ctx, ByteView s, const std::string& section, const s
       ctx.mapping->release(s.base() + released, at - released);
       released = at;
     }
+    if (ctx.mapping) {
+      // A hole of a sparse file is zeros: no magic in it.
+      std::uint64_t data = ctx.mapping->next_data(s.base() + at);
+      if (data > s.base() + at) {
+        at = align_up(data - s.base());
+        released = std::min(at, s.size());
+        continue;
+      }
+    }
     // memchr for the magic's first byte skips most of the data at memory
     // speed; it searches one release window at a time so the pages behind it
     // can go before the next window is touched.

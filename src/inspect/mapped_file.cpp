@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -38,6 +39,30 @@ MappedFile::MappedFile(const std::string& path) {
   // payloads in between.
   ::madvise(p, static_cast<std::size_t>(size_), MADV_RANDOM);
   data_ = static_cast<const unsigned char*>(p);
+  // Fewer blocks allocated than the size says: record the holes.
+  if (static_cast<std::uint64_t>(st.st_blocks) * 512 + (1u << 20) < size_) {
+    off_t at = 0;
+    while (holes_.size() < 65536) {
+      off_t hole = ::lseek(f.fd, at, SEEK_HOLE);
+      if (hole < 0 || static_cast<std::uint64_t>(hole) >= size_) break;
+      off_t data = ::lseek(f.fd, hole, SEEK_DATA);
+      std::uint64_t end = data < 0 ? size_ : static_cast<std::uint64_t>(data);
+      if (end - static_cast<std::uint64_t>(hole) >= (64u << 10))
+        holes_.emplace_back(static_cast<std::uint64_t>(hole), end);
+      if (data < 0) break;
+      at = data;
+    }
+  }
+}
+
+std::uint64_t MappedFile::next_data(std::uint64_t offset) const {
+  if (holes_.empty()) return offset;
+  auto it = std::upper_bound(holes_.begin(), holes_.end(), std::pair<std::uint64_t, std::uint64_t>{offset, ~std::uint64_t{0}});
+  if (it == holes_.begin()) return offset;
+  --it;
+  // Holes are page-aligned; keep 16 bytes before the data so a header that
+  // straddles the boundary is still seen.
+  return offset >= it->first && offset < it->second ? (it->second >= 16 ? it->second - 16 : 0) : offset;
 }
 
 MappedFile::~MappedFile() {

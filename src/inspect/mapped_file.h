@@ -5,6 +5,8 @@
 // or dlopened.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "inspect/byte_view.h"
 
@@ -25,8 +27,14 @@ class MappedFile {
   // process's resident set (the page cache keeps them). Used between big
   // fatbin sections so peak RSS stays far below the file size.
   void release(std::uint64_t offset, std::uint64_t length) const;
+  // The first file offset at or after `offset` that is not inside a hole of
+  // a sparse file (SEEK_DATA/SEEK_HOLE at open). A hole reads as zeros, so a
+  // scan for fatbin magic can skip it: a 4 KB file whose .rodata claims
+  // 16 GiB costs what is on disk, not 16 GiB of zero pages.
+  std::uint64_t next_data(std::uint64_t offset) const;
 
  private:
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> holes_;  // [begin, end), sorted
   const unsigned char* data_ = nullptr;
   std::uint64_t size_ = 0;
 };

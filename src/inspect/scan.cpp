@@ -106,6 +106,19 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
     // A first look at the magic decides whether the member is worth reading.
     if (!binary_magic(read_member(zip, z.get(), index, 8))) continue;
     std::string display = fmt::format("{}!/{}", path, name);
+    // A member that inflates far beyond what it takes in the archive is a zip
+    // bomb, not a library: real wheels' .so files compress 2-4x, never 64x
+    // once they are large. Refused before a byte is inflated.
+    bool bomb = (st.valid & ZIP_STAT_COMP_SIZE) && st.size > (256ull << 20) &&
+                st.size / std::max<zip_uint64_t>(st.comp_size, 1) > 64;
+    if (bomb) {
+      InspectResult r;
+      r.path = display;
+      r.error = fmt::format("{}: member inflates from {} to {} bytes (over 64x), not read", display, st.comp_size,
+                            st.size);
+      out.push_back(std::move(r));
+      continue;
+    }
     if (st.size > kMaxWheelMember) {
       InspectResult r;
       r.path = display;

@@ -59,8 +59,10 @@ const LibraryKind* find_library_kind(std::string_view key) {
 std::string decode_library_version(std::string_view key, const Json& calls, std::string* how) {
   if (!calls.is_object()) return "";
   for (const auto& [symbol, rec] : calls.items()) {
-    if (!rec.is_object() || rec.value("result", -1) != 0) continue;
-    if (rec.contains("major") && rec.contains("minor")) {
+    // Answers come from a child or the answer cache: a field of another type is no answer.
+    auto integer = [&](const char* k) { return rec.contains(k) && rec[k].is_number_integer(); };
+    if (!rec.is_object() || !integer("result") || rec["result"] != 0) continue;
+    if (integer("major") && integer("minor") && (!rec.contains("patch") || integer("patch"))) {
       if (how) *how = symbol;
       if (rec.contains("patch")) return fmt::format("{}.{}.{}", rec["major"].get<long>(), rec["minor"].get<long>(), rec["patch"].get<long>());
       return fmt::format("{}.{}", rec["major"].get<long>(), rec["minor"].get<long>());

@@ -1,5 +1,6 @@
 #include "probes/framework_common.h"
 
+#include <algorithm>
 #include <set>
 
 #include "core/fact.h"
@@ -86,7 +87,17 @@ Json binary_json(const ProbeContext& ctx, const std::string& path, bool architec
   // said is remembered per file identity (core/answer_cache.h).
   auto host = ctx.root.host_path(*real.path);
   if (remember && ctx.answers) {
-    if (auto known = ctx.answers->find(kFatbinAnswer, host)) {
+    auto known = ctx.answers->find(kFatbinAnswer, host);
+    // A remembered answer of another shape (a damaged cache) is a miss.
+    auto strings = [&](const char* k) {
+      if (!known->contains(k)) return true;
+      const auto& a = (*known)[k];
+      return a.is_array() && std::all_of(a.begin(), a.end(), [](const Json& e) { return e.is_string(); });
+    };
+    if (known && !(strings("needed") && strings("rpath") && strings("runpath") &&
+                   (!known->contains("architectures") || (*known)["architectures"].is_object())))
+      known.reset();
+    if (known) {
       for (const char* key : {"needed", "rpath", "runpath", "architectures"}) {
         if (known->contains(key)) j[key] = (*known)[key];
       }

@@ -30,8 +30,10 @@ Json result_fact(const Json& call, const std::string& source, std::string_view a
 }
 
 std::string child_failure(const Json& answer) {
-  if (answer.contains("child_error")) return answer["child_error"].get<std::string>();
-  if (answer.contains("load_error")) return "could not be loaded: " + answer["load_error"].get<std::string>();
+  if (!answer.is_object()) return "answered something that is not a JSON object";
+  auto text = [&](const char* k) { return answer[k].is_string() ? answer[k].get<std::string>() : answer[k].dump(); };
+  if (answer.contains("child_error")) return text("child_error");
+  if (answer.contains("load_error")) return "could not be loaded: " + text("load_error");
   return "";
 }
 

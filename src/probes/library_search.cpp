@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace cudiag {
 
@@ -88,10 +89,9 @@ void LibrarySearch::find_dirs() {
 }
 
 void LibrarySearch::add_dir(const std::string& path, const std::string& via) {
-  if (!root_.is_dir(path)) return;
-  for (const auto& d : dirs_) {
-    if (d.path == path && d.via == via) return;
-  }
+  std::string key = path + '\0' + via;
+  if (dir_keys_.contains(key) || !root_.is_dir(path)) return;
+  dir_keys_.insert(std::move(key));
   dirs_.push_back({path, via});
 }
 
@@ -146,6 +146,7 @@ void LibrarySearch::find_site_packages() {
 std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) const {
   ensure_dirs();
   std::vector<LibraryInstance> found;
+  std::unordered_map<std::string, std::size_t> found_at;  // real_path -> index: linear in files found
   auto record = [&](const std::string& path, const std::string& via) {
     LibraryInstance inst;
     inst.path = path;
@@ -160,18 +161,18 @@ std::vector<LibraryInstance> LibrarySearch::find_all(const std::string& prefix) 
       inst.real_path = dir ? join_path(*dir.path, base_name(path)) : path;
       inst.error = real.error;
     }
-    for (auto& existing : found) {
-      if (existing.real_path == inst.real_path) {
-        if (std::find(existing.found_via.begin(), existing.found_via.end(), via) == existing.found_via.end())
-          existing.found_via.push_back(via);
-        return;
-      }
+    if (auto it = found_at.find(inst.real_path); it != found_at.end()) {
+      auto& existing = found[it->second];
+      if (std::find(existing.found_via.begin(), existing.found_via.end(), via) == existing.found_via.end())
+        existing.found_via.push_back(via);
+      return;
     }
     if (inst.error.empty() && !root_.is_regular_file(inst.real_path)) return;  // dangling link
     inst.found_via.push_back(via);
     inst.file_version = version_from_file_name(base_name(inst.real_path), prefix);
     if (inst.file_version.empty()) inst.file_version = version_from_file_name(base_name(inst.path), prefix);
     inst.is_stub = is_stub_dir(dir_name(path));
+    found_at.emplace(inst.real_path, found.size());
     found.push_back(std::move(inst));
   };
   auto matches = [&](const std::string& name) {

@@ -7,6 +7,7 @@
 // choice is emulated so a report can say which copy a process would load.
 #include <map>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,9 @@ class LibrarySearch {
   std::string cache_error_;
   bool dirs_found_ = false;
   std::vector<SearchDir> dirs_;
+  // "path\0via" of every dir in dirs_: add_dir is called once per distinct
+  // ld.so.cache directory (100k in a hostile cache), so the check is O(1).
+  std::unordered_set<std::string> dir_keys_;
   std::vector<PythonSitePackages> site_packages_;
   std::vector<std::string> toolkit_roots_;
   std::vector<std::string> ld_library_path_;

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <mutex>
 #include <set>
+#include <vector>
 
 #include "probes/environment.h"
+#include "render/token_formats.h"
 
 namespace cudiag {
 
@@ -38,38 +41,70 @@ std::string lower_copy(std::string_view s) {
   return out;
 }
 
-// A token format: a fixed prefix, then at least `min_tail` characters.
-struct TokenFormat {
-  std::string_view prefix;
-  std::size_t min_tail;
-  bool upper_only;  // AWS access key ids: [A-Z0-9]{16}
+// Secrets seen so far in this process. A value is often printed again in
+// pieces: LD_LIBRARY_PATH "https://u:Pw@host/lib" becomes the search
+// directories "https", "//u" and "Pw@host/lib", in which no shape is left to
+// recognise. Every redacted span is remembered with its pieces (split at
+// ':', '@' and '/'; 6 characters or more, so common words are not taken),
+// and those are redacted wherever they appear again (forget_learned_secrets
+// is for tests).
+struct Learned {
+  std::mutex mutex;
+  std::set<std::string, std::less<>> pieces;
 };
+Learned& learned() {
+  static Learned* l = new Learned;  // never destroyed: used until exit
+  return *l;
+}
 
-// Prefixes from each vendor's documented token formats.
-constexpr std::array<TokenFormat, 22> kTokenFormats = {{
-    {"github_pat_", 20, false},  // GitHub fine-grained personal access token
-    {"ghp_", 20, false},         // GitHub classic PAT
-    {"gho_", 20, false},         // GitHub OAuth
-    {"ghu_", 20, false},         // GitHub user-to-server
-    {"ghs_", 20, false},         // GitHub server-to-server
-    {"ghr_", 20, false},         // GitHub refresh
-    {"glpat-", 20, false},       // GitLab personal access token
-    {"glrt-", 20, false},        // GitLab runner token
-    {"xoxb-", 10, false},        // Slack bot
-    {"xoxp-", 10, false},        // Slack user
-    {"xoxa-", 10, false},        // Slack app
-    {"xoxr-", 10, false},        // Slack refresh
-    {"xoxs-", 10, false},        // Slack session
-    {"xapp-", 10, false},        // Slack app-level
-    {"AKIA", 16, true},          // AWS access key id
-    {"ASIA", 16, true},          // AWS temporary access key id
-    {"hf_", 20, false},          // Hugging Face
-    {"sk-", 20, false},          // OpenAI / Anthropic style secret keys
-    {"nvapi-", 20, false},       // NVIDIA NGC / build.nvidia.com API key
-    {"npm_", 30, false},         // npm
-    {"pypi-", 40, false},        // PyPI upload token
-    {"dop_v1_", 40, false},      // DigitalOcean
-}};
+// The user of a URL's userinfo is identity as much as the password is a
+// secret: its pieces are learnt from 4 characters, except names too common to
+// stand for anyone.
+bool is_generic_word(std::string_view w) {
+  static const std::set<std::string, std::less<>> kGeneric = {"root", "user", "admin", "test", "guest", "ubuntu",
+                                                              "debian", "build", "oauth", "token", "https", "http"};
+  return kGeneric.contains(lower_copy(w));
+}
+
+void learn(std::string_view span, std::size_t kMinPiece = 6) {
+  if (span.size() < kMinPiece || span.starts_with(kRedacted)) return;
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  if (l.pieces.size() > 4096) return;
+  l.pieces.emplace(span);
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= span.size(); ++i) {
+    if (i == span.size() || span[i] == ':' || span[i] == '@' || span[i] == '/' || span[i] == '\n') {
+      auto piece = span.substr(start, i - start);
+      if (piece.size() >= kMinPiece && piece.size() < span.size() && !is_generic_word(piece)) l.pieces.emplace(piece);
+      start = i + 1;
+    }
+  }
+}
+
+std::string redact_learned(std::string text) {
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  if (l.pieces.empty()) return text;
+  // Longest first, so a whole span goes before its pieces.
+  std::vector<const std::string*> order;
+  for (const auto& p : l.pieces) order.push_back(&p);
+  std::sort(order.begin(), order.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+  for (const auto* p : order) {
+    // Whole words only: "alice" goes from "/alice/lib", not from "malice".
+    for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + 1)) {
+      bool starts = at == 0 || !is_alnum(text[at - 1]);
+      bool ends = at + p->size() >= text.size() || !is_alnum(text[at + p->size()]);
+      if (!starts || !ends) continue;
+      text.replace(at, p->size(), kRedacted);
+    }
+  }
+  return text;
+}
+
+using token_formats::kTokenFormats;
+using token_formats::Tail;
+
 
 // Key names whose value is a secret (matched on the lower-cased key).
 bool is_secret_key(std::string_view key) {
@@ -83,6 +118,13 @@ bool is_secret_key(std::string_view key) {
     if (k.ends_with(end)) return true;
   }
   return false;
+}
+
+// Keys of cudiag's own documents that end like a secret's name but hold none.
+bool is_report_key_not_secret(std::string_view key) {
+  static const std::set<std::string, std::less<>> kKeys = {"key", "keys", "sort_key", "lock_key", "cache_key",
+                                                           "stack_key", "kb_key", "signature_key"};
+  return kKeys.contains(key);
 }
 
 // key=value and key: value pairs whose key names a secret.
@@ -118,6 +160,7 @@ std::string redact_key_values(std::string_view text) {
     if (value_end == value_start || text.substr(value_start).starts_with(kRedacted)) continue;
     out.append(text.substr(copied, value_start - copied));
     out.append(kRedacted);
+    learn(text.substr(value_start, value_end - value_start));
     copied = value_end;
     i = value_end - 1;
   }
@@ -130,7 +173,15 @@ std::size_t token_match(std::string_view text, std::size_t at) {
   for (const auto& f : kTokenFormats) {
     if (!text.substr(at).starts_with(f.prefix)) continue;
     std::size_t end = at + f.prefix.size();
-    while (end < text.size() && (f.upper_only ? is_upper_alnum(text[end]) : is_token_char(text[end]))) ++end;
+    auto in_tail = [&](char c) {
+      switch (f.tail) {
+        case Tail::kUpper: return is_upper_alnum(c);
+        case Tail::kTokenDot: return is_token_char(c) || c == '.';
+        case Tail::kToken: break;
+      }
+      return is_token_char(c);
+    };
+    while (end < text.size() && in_tail(text[end])) ++end;
     if (end - at - f.prefix.size() >= f.min_tail) return end - at;
   }
   return 0;
@@ -178,6 +229,7 @@ std::string redact_auth_schemes(std::string_view text) {
       if (std::size_t c = auth_scheme_match(text, i, cred_at); c > 0) {
         out.append(text.substr(i, cred_at - i));
         out.append(kRedacted);
+        learn(text.substr(cred_at, c));
         i = cred_at + c;
         continue;
       }
@@ -212,16 +264,92 @@ bool path_prefix_at(std::string_view text, std::size_t at, std::string_view pref
   return next >= text.size() || text[next] == '/' || !is_path_char(text[next]);
 }
 
+// "-----BEGIN ... PRIVATE KEY-----" up to its END line (or, cut off, the end
+// of the line or quoted string it sits in) becomes <redacted>. Only the block
+// goes, so a whole log or document pasted around it stays readable.
+std::string redact_private_key_blocks(std::string_view text) {
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find("-----BEGIN"); at != std::string_view::npos;
+       at = text.find("-----BEGIN", at)) {
+    auto header_end = text.find("-----", at + 10);
+    if (header_end == std::string_view::npos) break;
+    auto header = text.substr(at, header_end - at);
+    if (header.find("PRIVATE KEY") == std::string_view::npos || header.find('\n') != std::string_view::npos) {
+      at = header_end;
+      continue;
+    }
+    std::size_t end = text.find("-----END", header_end + 5);
+    if (end != std::string_view::npos) {
+      auto close = text.find("-----", end + 8);
+      end = close == std::string_view::npos ? text.size() : close + 5;
+    } else {
+      // No END: the rest of the base64 lines, up to a quote or a blank line.
+      end = header_end + 5;
+      while (end < text.size() && text[end] != '"' && text[end] != '\'' &&
+             !(text[end] == '\n' && end + 1 < text.size() && text[end + 1] == '\n'))
+        ++end;
+    }
+    out.append(text.substr(copied, at - copied));
+    out.append(kRedacted);
+    learn(text.substr(at, end - at));
+    copied = end;
+    at = end;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
+// user:password@host once a URL has lost its "//" (a normalised path such as
+// /srv/deploy:pw@nas/lib, or https:/user:pw@host in CONDA_PREFIX): the text
+// between a ':' that follows a name and the '@' is a credential. Stops at
+// '/', so "/a/lib:/b/x@y" (two path-list entries) is left alone.
+std::string redact_userinfo_without_scheme(std::string_view text) {
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    std::size_t colon = at;
+    bool found = false;
+    while (colon > copied) {
+      char c = text[colon - 1];
+      if (c == ':') {
+        found = true;
+        break;
+      }
+      if (c == '/' || c == '@' || c == '<' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t' ||
+          c == '\n' || c == '=' || c == ',' || c == ';')
+        break;
+      --colon;
+    }
+    if (!found || colon == at) continue;  // no ':' in this word, or "user:@host"
+    std::size_t colon_at = colon - 1;
+    if (colon_at == 0) continue;
+    char before = text[colon_at - 1];
+    if (!(is_alnum(before) || before == '_' || before == '-' || before == '.')) continue;
+    if (text.substr(colon_at + 1).starts_with(kRedacted)) continue;
+    if (at + 1 >= text.size() || !is_alnum(text[at + 1])) continue;  // '@' must start a host
+    out.append(text.substr(copied, colon_at + 1 - copied));
+    out.append(kRedacted);
+    learn(text.substr(colon_at + 1, at - colon_at - 1));
+    // The user before the ':' (as far back as a name goes) is identity.
+    std::size_t user = colon_at;
+    while (user > 0 && (is_alnum(text[user - 1]) || text[user - 1] == '_' || text[user - 1] == '-' ||
+                        text[user - 1] == '.'))
+      --user;
+    learn(text.substr(user, colon_at - user), 4);
+    copied = at;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
 }  // namespace
 
 std::string redact_secrets(std::string_view text) {
-  if (text.find("PRIVATE KEY") != std::string_view::npos &&
-      text.find("-----BEGIN") != std::string_view::npos) {
-    return std::string(kRedacted);
-  }
   // Schemes first: "Authorization: Bearer x" must lose x before the
   // key-value pass replaces the word "Bearer".
-  std::string pairs = redact_key_values(redact_auth_schemes(text));
+  std::string blocks = redact_private_key_blocks(text);
+  std::string pairs = redact_key_values(redact_auth_schemes(blocks));
   std::string_view s = pairs;
   std::string out;
   out.reserve(s.size());
@@ -233,6 +361,7 @@ std::string redact_secrets(std::string_view text) {
       if (n == 0) n = jwt_match(s, i);
       if (n > 0) {
         out.append(kRedacted);
+        learn(s.substr(i, n));
         i += n;
         continue;
       }
@@ -245,6 +374,7 @@ std::string redact_secrets(std::string_view text) {
       while (k < s.size() && std::string_view("/?#@ \t\r\n\"'<>").find(s[k]) == std::string_view::npos) ++k;
       if (k < s.size() && s[k] == '@' && k > j) {
         out.append(kRedacted);
+        learn(s.substr(j, k - j), 4);
         out.push_back('@');
         i = k + 1;
       } else {
@@ -255,7 +385,29 @@ std::string redact_secrets(std::string_view text) {
     out.push_back(s[i]);
     ++i;
   }
-  return out;
+  // After the scheme pass, so "https://user:pw@" loses the user too.
+  return redact_learned(redact_userinfo_without_scheme(out));
+}
+
+void forget_learned_secrets() {
+  auto& l = learned();
+  std::lock_guard lock(l.mutex);
+  l.pieces.clear();
+}
+
+void learn_secrets_in(const Json& doc) {
+  if (doc.is_string()) {
+    (void)redact_secrets(doc.get_ref<const std::string&>());
+  } else if (doc.is_object()) {
+    for (const auto& [key, value] : doc.items()) {
+      (void)redact_secrets(key);
+      if (value.is_string() && is_secret_key(key) && !is_report_key_not_secret(key))
+        learn(value.get_ref<const std::string&>());
+      learn_secrets_in(value);
+    }
+  } else if (doc.is_array()) {
+    for (const auto& e : doc) learn_secrets_in(e);
+  }
 }
 
 std::string redact_identity(std::string_view text, const RedactOptions& options) {
@@ -351,6 +503,12 @@ Json redact_node(const Json& j, const RedactOptions& options) {
     Json out = Json::object();
     for (const auto& [key, value] : j.items()) {
       if (!options.include_identity && is_identity_key(key)) continue;
+      // {"password": "x"}: the key says what the value is, whatever it looks like.
+      if (value.is_string() && !value.get_ref<const std::string&>().empty() && is_secret_key(key) &&
+          !is_report_key_not_secret(key)) {
+        out[redact_string(key, options)] = kRedacted;
+        continue;
+      }
       out[redact_string(key, options)] = redact_node(value, options);
     }
     return out;

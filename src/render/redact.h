@@ -30,6 +30,14 @@ struct RedactOptions {
 // URLs, private key blocks.
 std::string redact_secrets(std::string_view text);
 
+// Every secret redact_secrets() has found so far in this process is
+// remembered, with its pieces, and redacted again wherever it reappears (a
+// LD_LIBRARY_PATH split into directories). learn_secrets_in() scans a whole
+// document for them first, so output built from it in pieces (lock, verify,
+// diff, explain) loses them too.
+void learn_secrets_in(const Json& doc);
+void forget_learned_secrets();  // tests
+
 // Identity in one string: home directories become "~", GPU/MIG UUIDs and
 // the identity words become "<redacted>".
 std::string redact_identity(std::string_view text, const RedactOptions& options);

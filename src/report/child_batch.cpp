@@ -1,5 +1,7 @@
 #include "report/child_batch.h"
 
+#include <fmt/format.h>
+
 #include "child/child_probe.h"
 #include "probes/text_util.h"
 
@@ -13,7 +15,13 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
     label += " " + a;
     spec.argv.push_back(std::move(a));
   }
-  group_.add(spec, timeout_);
+  std::string key = kind == "library" && !spec.argv.empty() && spec.argv.size() > 3 ? kind + " " + spec.argv[3] : kind;
+  if (++per_library_[key] > kMaxChildrenPerLibrary) {
+    skipped_key_.push_back(key);
+  } else {
+    skipped_key_.emplace_back();
+    group_.add(spec, timeout_);
+  }
   specs_.push_back(std::move(spec));
   labels_.push_back(label);
   started_ms_.push_back(
@@ -22,10 +30,22 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
 }
 
 void ChildBatch::wait() {
-  auto outcomes = group_.wait();
+  auto ran = group_.wait();
   results_.clear();
   elapsed_.clear();
-  for (const auto& o : outcomes) {
+  std::size_t next_ran = 0;
+  for (std::size_t ticket = 0; ticket < specs_.size(); ++ticket) {
+    if (!skipped_key_[ticket].empty()) {
+      const auto& key = skipped_key_[ticket];
+      Json r = Json::object();
+      r["child_error"] = fmt::format("not probed: {} more instances of {} after the first {}",
+                                     per_library_[key] - kMaxChildrenPerLibrary, key, kMaxChildrenPerLibrary);
+      r["not_probed"] = true;
+      elapsed_.push_back(0);
+      results_.push_back(std::move(r));
+      continue;
+    }
+    const auto& o = ran.at(next_ran++);
     elapsed_.push_back(o.elapsed_ms);
     Json r;
     if (o.status == ChildOutcome::Status::kExited && o.exit_code == 0) {

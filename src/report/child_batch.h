@@ -1,6 +1,7 @@
 #pragma once
 // Child probes requested by the layers, run together as one ChildGroup.
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ class ChildBatch {
   // Starts the child at once (it runs while the layers plan the rest) and
   // returns a ticket for result().
   std::size_t add(const std::string& kind, std::vector<std::string> args);
+  static constexpr std::size_t kMaxChildrenPerLibrary = 16;
   void wait();
   // The child's JSON answer, or {"child_error": "...", ...} saying why there is none.
   const Json& result(std::size_t ticket) const { return results_.at(ticket); }
@@ -32,6 +34,11 @@ class ChildBatch {
   std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   ChildGroup group_;
   std::chrono::milliseconds timeout_{0};
+  // Children per library ("library cublas", "cudart", "libcuda"): 300 copies
+  // of libcuda on LD_LIBRARY_PATH get 16 children, the rest an answer saying
+  // they were not probed.
+  std::map<std::string, std::size_t> per_library_;
+  std::vector<std::string> skipped_key_;  // by ticket: "" when the child ran
 };
 
 }  // namespace cudiag

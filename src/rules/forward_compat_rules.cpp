@@ -98,7 +98,11 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
           compat_text, picked, kmod ? kmod->text() : "of unknown release",
           release ? release->cuda.text() : string_at(report, "driver_api.cuda_driver_version").value_or("?")),
       "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship.");
+  // The package fact can be absent (a compat libcuda known only from --assume
+  // compat=...); the versions it is judged on are always evidence.
   f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
+  f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
+  f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   cite(f, kb, "loader-path");
   out.push_back(std::move(f));
 }

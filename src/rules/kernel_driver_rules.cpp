@@ -80,11 +80,39 @@ void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding
   out.push_back(std::move(f));
 }
 
+// Only a version file that does not exist says the module is not loaded;
+// one that could not be read (Permission denied under hardened /proc,
+// hidepid, an LSM) says nothing either way.
+std::string version_unreadable_because(const Json& report) {
+  const Json& f = fact_at(report, "kernel_driver.version");
+  if (!f.is_object() || !f.contains("error") || !f["error"].is_string()) return "";
+  const auto& why = f["error"].get_ref<const std::string&>();
+  if (why == "No such file or directory" || why == "no NVRM version line") return "";
+  return why;
+}
+
 void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   if (is_wsl(report) || !kernel_driver_collected(report) || module_loaded(report)) return;
   auto list = gpus(report, kb);
   if (list.empty()) return;
   std::string gpu = list.front().label;
+  // /proc/modules, when it could be read, settles it.
+  auto unreadable = version_unreadable_because(report);
+  if (!unreadable.empty() && !bool_at(report, "kernel_driver.modules.nvidia").has_value()) {
+    auto f = make_finding(
+        "kernel_driver.module_state_unknown", "kernel_driver", Severity::kWarning,
+        fmt::format("{} is on the PCI bus, but whether the NVIDIA kernel module is loaded is unknown: cudiag "
+                    "could not read /proc/driver/nvidia/version ({}) nor /proc/modules.",
+                    gpu, unreadable),
+        "Run cudiag as a user who can read /proc/driver/nvidia/version and /proc/modules (hidepid or an LSM "
+        "may hide them), or check with `lsmod | grep nvidia` and `cat /proc/driver/nvidia/version`.");
+    f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
+    f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nvidia"));
+    f.evidence.push_back(evidence(list.front().fact, list.front().label, list.front().source));
+    add_doc(f, kInstallGuide, "Driver Installation");
+    out.push_back(std::move(f));
+    return;
+  }
   if (nouveau_present(report, list)) {
     auto f = make_finding(
         "kernel_driver.nouveau_bound", "kernel_driver", Severity::kError,

@@ -1,5 +1,6 @@
 #include "workflow/verify.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -11,6 +12,21 @@
 namespace cudiag::workflow {
 
 namespace {
+
+// A lock is written through the output writer, which shows a home directory
+// as "~" (render/redact.h): "~/venv/lib/libcudart.so.12" pins that path
+// under any home directory (/home/<name>, /root, $HOME).
+bool same_locked_path(const std::string& locked, const std::string& actual) {
+  if (locked == actual) return true;
+  if (!locked.starts_with("~/")) return false;
+  std::string rest = locked.substr(1);  // "/venv/lib/..."
+  if (!actual.ends_with(rest)) return false;
+  std::string home = actual.substr(0, actual.size() - rest.size());
+  if (home == "/root") return true;
+  if (home.starts_with("/home/") && home.find('/', 6) == std::string::npos && home.size() > 6) return true;
+  const char* env_home = std::getenv("HOME");
+  return env_home != nullptr && home == env_home;
+}
 
 // Why an "unconfirmed" value is not drift, for the JSON items and (wrapped) under the text listing.
 constexpr const char* kLessPreciseNote =
@@ -120,7 +136,7 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
       for (bool less_precise : {false, true}) {
         for (std::size_t i = 0; i < stack.runtimes.size() && !found; ++i) {
           const auto& rt = stack.runtimes[i];
-          if (!lr.path.empty() && rt.path != lr.path) continue;
+          if (!lr.path.empty() && !same_locked_path(lr.path, rt.path)) continue;
           if (lr.path.empty() && !lr.spec.matches(rt.version) &&
               !(less_precise && lr.spec.matches_less_precisely(rt.version)))
             continue;

@@ -110,6 +110,7 @@ static inline long long scenario_device_int(int index, const char* field, long l
 }
 
 /* "<call>.behaviour": "hang" sleeps forever (the parent must kill it),
+ * "escape" leaves a setsid()'d grandchild behind ("escape-hang": and hangs),
  * "segfault" dies of SIGSEGV. The handler is reset first so the process
  * really dies of the signal even where a sanitizer runtime has installed its
  * own SIGSEGV handler. */
@@ -120,6 +121,20 @@ static inline void scenario_behave(const char* call) {
   if (b == NULL) return;
   if (strcmp(b, "hang") == 0) {
     for (;;) pause();
+  }
+  /* "escape": a grandchild setsid()s out of the child's process group and
+   * sleeps, as a library's helper daemon would; the call itself returns. */
+  if (strcmp(b, "escape") == 0 || strcmp(b, "escape-hang") == 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      setsid();
+      if (fork() == 0) {
+        for (;;) pause();
+      }
+      _exit(0);
+    }
+    if (strcmp(b, "escape") == 0) return;
+    for (;;) pause(); /* "escape-hang": and the call never returns */
   }
   if (strcmp(b, "segfault") == 0) {
     signal(SIGSEGV, SIG_DFL);

@@ -27,6 +27,28 @@ TEST(KernelTestRealNvrtc, CompilesThePtxWithoutAGpuThenStopsAtCuInit) {
   EXPECT_EQ(n["status"], "fail");
 }
 
+// The NVRTC path end to end with the real compiler: only the device is a
+// double (there is no GPU here), so what is loaded and run is what the real
+// libnvrtc.so.13 produced for the GPU's architecture.
+TEST(KernelTestRealNvrtc, CompilesForTheGpusArchitectureAndBothOutputsRunOnTheDeviceDouble) {
+  if (!fs::exists(kRealNvrtc)) GTEST_SKIP() << kRealNvrtc << " is not on this machine";
+  Scratch s("device_count=1\ndevice.cc=8.6\n");
+  auto r = run_test({"--libcuda", fake_libcuda(), "--nvrtc", kRealNvrtc, "--no-frameworks", "--format", "json"}, 60);
+  auto kt = parse_section(r);
+  ASSERT_EQ(kt["nvrtc"].size(), 1u) << r.out;
+  const auto& n = kt["nvrtc"][0];
+  EXPECT_EQ(n["version"], "13.0");
+  EXPECT_EQ(step(n["steps"], "nvrtcCompileProgram compute_86")["status"], "ok") << n.dump();
+  EXPECT_EQ(step(n["steps"], "nvrtcCompileProgram sm_86")["status"], "ok") << n.dump();
+  EXPECT_EQ(step(n["steps"], "nvrtc-ptx check")["status"], "ok") << n.dump();
+  EXPECT_EQ(step(n["steps"], "nvrtc-cubin check")["status"], "ok") << n.dump();
+  EXPECT_EQ(n["status"], "pass") << n.dump();
+  auto rec = s.record();
+  // NVRTC 13 names the target sm_86 in PTX it compiled for compute_86.
+  EXPECT_NE(rec.find("kind=ptx version=9.0 target=sm_86 entry=cudiag_axpy"), std::string::npos) << rec;
+  EXPECT_NE(rec.find("kind=cubin"), std::string::npos) << rec;
+}
+
 TEST(KernelTestNvrtcDouble, CompilesForTheGpusArchitectureLoadsAndRunsBothOutputs) {
   Scratch s("device_count=1\ndevice.cc=8.6\nversion=12.4\n");
   auto r = run_test(

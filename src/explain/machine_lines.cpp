@@ -80,6 +80,15 @@ void check_driver(const Context& c) {
     c.out.push_back(
         "cudiag found no NVIDIA driver answering on this machine (no kernel module version, no NVML or "
         "libcuda answer).");
+    // The toolkit's nvcc still says which driver its PTX and runtime need.
+    const Json& nvcc = value_at(c.report, "cuda_runtime.nvcc_on_path");
+    const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
+    if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) {
+      auto cuda = Version::parse(fmt::format("{}.{}", v->major(), v->minor()));
+      c.out.push_back(fmt::format("nvcc is CUDA {}: what it builds (PTX and its runtime) needs a driver for CUDA {}: "
+                                  "{}.",
+                                  cuda->text(), cuda->text(), driver_needed(c.kb, *cuda)));
+    }
     return;
   }
   std::string cuda = d.cuda ? d.cuda->text() : "unknown";

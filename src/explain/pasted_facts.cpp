@@ -209,7 +209,7 @@ void read_containers(Reader& r, const std::string& l) {
     r.add("tensorflow", m[1], "container image name");
     r.add("container", "docker", "container image name");
   }
-  bool run = std::regex_search(l, re(R"((?:^|[\s$#>])(?:sudo\s+)?(?:docker|podman|nerdctl)\s+(?:container\s+)?run\s)"));
+  bool run = std::regex_search(l, re(R"((?:^|[\s$#>`(])(?:sudo\s+)?(?:docker|podman|nerdctl)\s+(?:container\s+)?run\s)"));
   if (run) {
     r.add("container", has(l, "podman") ? "podman" : "docker", "docker run");
     bool gpus = has(l, "--gpus") || has(l, "--runtime=nvidia") || has(l, "--runtime nvidia") ||
@@ -262,6 +262,10 @@ void read_loader_and_kernel(Reader& r, const std::string& s, const std::string& 
     r.add("cuda_runtime", m[1], "ldconfig -p");
   if (has(l, "libcuda.so") && std::regex_search(s, m, re(R"(libcuda\.so(?:\.1)? -> libcuda\.so\.(\d{3}\.\d+(?:\.\d+)?))")))
     r.add("driver", m[1], "libcuda file name");
+  // TensorFlow's old loader and cuda_diagnostics lines.
+  if (has(l, "couldn't open cuda library libcuda.so.1")) r.add("libcuda", "missing", "TensorFlow dso_loader");
+  if (has(l, "kernel module") && std::regex_search(s, m, re(R"(NVRM version: NVIDIA UNIX \S+ Kernel Module\s+(\d{3}\.\d+(?:\.\d+)?))")))
+    r.add("kernel_module", m[1], "/proc/driver/nvidia/version");
   // ls /dev/nvidia* and lsmod output.
   if (has(l, "cannot access") && has(l, "/dev/nvidia")) r.add("device_nodes", "missing", "ls /dev/nvidia*");
   if (std::regex_search(l, re(R"(^nvidia\s+\d{4,}\s+\d+)"))) r.add("kernel_module", "loaded", "lsmod");

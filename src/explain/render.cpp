@@ -66,6 +66,8 @@ std::string stated_text(const ExplainResult& r) {
     return out;
   }
   out += "Diagnosis of these facts:\n";
+  if (r.report && r.report->contains("first_failing_layer") && (*r.report)["first_failing_layer"].is_string())
+    out += wrap("  ", fmt::format("First failing layer: {}.", (*r.report)["first_failing_layer"].get<std::string>()), 2);
   for (const auto& f : r.findings) {
     std::string sev = f.value("severity", "");
     std::string head = fmt::format("  [{}] {} ({}): ", sev, f.value("layer", ""), f.value("id", ""));

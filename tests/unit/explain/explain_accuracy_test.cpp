@@ -44,6 +44,16 @@ std::string text_of(const Explanation& e) {
   return t;
 }
 
+// The order diagnosis walks the layers in (rules/finding.cpp), with explain's `container` beside host.
+int layer_rank(const std::string& layer) {
+  static const char* order[] = {"host",         "container", "kernel_driver", "nvml",      "driver_api",
+                                "cuda_runtime", "binaries",  "libraries",     "frameworks"};
+  for (int i = 0; i < 9; ++i) {
+    if (layer == order[i]) return i;
+  }
+  return 9;
+}
+
 struct Answer {
   std::string layer;
   std::string text;  // everything the answer says, to look for the remedy in
@@ -70,11 +80,14 @@ Answer answer(const std::string& text, bool pasted) {
     for (const auto& m : e.machine) a.text += m + "\n";
   auto findings = stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
-  if (!findings.empty() && findings[0].value("severity", "") == "error" &&
-      (found.empty() || findings[0].contains("confirmed_by") || !found.front().environment))
-    a.layer = findings[0].value("layer", "");
-  else if (found.empty() && !findings.empty())
-    a.layer = findings[0].value("layer", "");
+  if (findings.empty()) return a;
+  // The facts' first error answers when the message is explained by it (confirmed), is no environment
+  // problem, or lies in a later layer than the error (a missing /dev/nvidia-uvm before "no CUDA device").
+  const auto& first = findings[0];
+  bool error = first.value("severity", "") == "error";
+  if (found.empty() || (error && (first.contains("confirmed_by") || !found.front().environment ||
+                                  layer_rank(first.value("layer", "")) < layer_rank(found.front().layer))))
+    a.layer = first.value("layer", "");
   return a;
 }
 

@@ -64,9 +64,11 @@ Json stated_findings(const Json& report, const std::vector<explain::Explanation>
     Json x = f;
     if (severity == "warning") {
       for (const auto& e : explanations) {
-        auto sig = std::find_if(sigs.begin(), sigs.end(), [&](const explain::Signature& sg) { return sg.id == e.id; });
+        auto sig = std::find_if(sigs.begin(), sigs.end(),
+                                [&](const explain::Signature& sg) { return sg.id == e.id; });
         if (sig == sigs.end()) continue;
-        if (std::find(sig->confirms.begin(), sig->confirms.end(), f.value("id", "")) == sig->confirms.end()) continue;
+        if (std::find(sig->confirms.begin(), sig->confirms.end(), f.value("id", "")) == sig->confirms.end())
+          continue;
         x["severity"] = "error";
         x["confirmed_by"] = e.id;
         break;

@@ -63,8 +63,10 @@ std::string cu_tag(const std::string& cuda) {
 // "8902" -> "8.9.2", "90100" -> "9.1.0" (cudnnGetVersion's encoding for 8 and 9).
 std::string decode_cudnn(const std::string& n) {
   long v = std::atol(n.c_str());
-  if (v >= 90000) return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
-  if (v >= 1000) return std::to_string(v / 1000) + "." + std::to_string((v / 100) % 10) + "." + std::to_string(v % 100);
+  if (v >= 90000)
+    return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
+  if (v >= 1000)
+    return std::to_string(v / 1000) + "." + std::to_string((v / 100) % 10) + "." + std::to_string(v % 100);
   return "";
 }
 
@@ -95,9 +97,11 @@ void read_nvidia_smi(Reader& r, const std::string& s, const std::string& l) {
     r.add("gpu", gpu_name(m[1]), "nvidia-smi -q");
   // The table's GPU row: "|   0  NVIDIA GeForce RTX 3090     Off  | 00000000:01:00.0  On |"
   if (l.size() > 10 && l[0] == '|' &&
-      std::regex_search(s, m, re(R"(^\|\s+\d+\s+((?:NVIDIA |Tesla |Quadro |GeForce )\S.*?)\s{2,}(?:On|Off)\s+\|)")))
+      std::regex_search(s, m,
+                        re(R"(^\|\s+\d+\s+((?:NVIDIA |Tesla |Quadro |GeForce )\S.*?)\s{2,}(?:On|Off)\s+\|)")))
     r.add("gpu", gpu_name(m[1]), "nvidia-smi table");
-  if (has(l, "gpu ") && std::regex_search(s, m, re(R"(^\s*GPU \d+:\s*(NVIDIA .+|Tesla .+|GeForce .+|Quadro .+)$)")))
+  if (has(l, "gpu ") &&
+      std::regex_search(s, m, re(R"(^\s*GPU \d+:\s*(NVIDIA .+|Tesla .+|GeForce .+|Quadro .+)$)")))
     r.add("gpu", gpu_name(m[1]), "GPU list");
 }
 
@@ -121,7 +125,8 @@ void read_collect_env(Reader& r, const std::string& s, const std::string& l) {
   else if (l.rfind("gpu models and configuration:", 0) == 0 &&
            std::regex_search(s, m, re(R"(GPU \d+:\s*(.+)$)")))
     r.add("gpu", gpu_name(m[1]), "torch collect_env");
-  else if (l.rfind("cudnn version:", 0) == 0 && std::regex_search(s, m, re(R"(libcudnn\.so\.(\d+\.\d+\.\d+)|^cuDNN version:\s*(\d+\.\d+\.\d+))")))
+  else if (l.rfind("cudnn version:", 0) == 0 &&
+           std::regex_search(s, m, re(R"(libcudnn\.so\.(\d+\.\d+\.\d+)|^cuDNN version:\s*(\d+\.\d+\.\d+))")))
     r.add("cudnn", m[1].matched ? m[1] : m[2], "torch collect_env");
   else if (std::regex_search(s, m, re(R"(^\s*/\S*libcudnn\.so\.(\d+\.\d+\.\d+)\s*$)")))
     r.add("cudnn", m[1], "torch collect_env (cuDNN candidates)");
@@ -130,7 +135,9 @@ void read_collect_env(Reader& r, const std::string& s, const std::string& l) {
 // pip list ("torch  2.1.0+cu121"), pip freeze ("torch==2.1.0+cu121"), collect_env's "[pip3] torch==2.1.0".
 void read_packages(Reader& r, const std::string& s, const std::string& l) {
   std::smatch m;
-  if (!std::regex_search(s, m, re(R"(^\s*(?:\[(?:pip3?|conda)\]\s+)?([A-Za-z][A-Za-z0-9_.\-\[\]]*)\s*(?:==|\s{1,40})\s*v?(\d+(?:\.\d+)+(?:\+[A-Za-z0-9_.]+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$)")))
+  if (!std::regex_search(
+          s, m,
+          re(R"(^\s*(?:\[(?:pip3?|conda)\]\s+)?([A-Za-z][A-Za-z0-9_.\-\[\]]*)\s*(?:==|\s{1,40})\s*v?(\d+(?:\.\d+)+(?:\+[A-Za-z0-9_.]+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$)")))
     return;
   const char* what = has(l, "==") ? "pip freeze" : (has(l, "[conda]") ? "conda list" : "package list");
   std::string name = lower(m[1].str());
@@ -140,8 +147,10 @@ void read_packages(Reader& r, const std::string& s, const std::string& l) {
   if (name == "torch" || name == "pytorch") {
     std::smatch b;
     if (version.find('+') == std::string::npos && !build.empty()) {
-      if (std::regex_search(build, b, re(R"(cuda(\d+\.\d+))"))) version += "+" + cu_tag(b[1]);
-      else if (has(build, "cpu")) version += "+cpu";
+      if (std::regex_search(build, b, re(R"(cuda(\d+\.\d+))")))
+        version += "+" + cu_tag(b[1]);
+      else if (has(build, "cpu"))
+        version += "+cpu";
     }
     r.add("torch", version, what);
     if (std::regex_search(build, b, re(R"(cudnn(\d+\.\d+\.\d+))"))) r.add("cudnn", b[1], what);
@@ -173,19 +182,28 @@ void read_packages(Reader& r, const std::string& s, const std::string& l) {
 void read_versions(Reader& r, const std::string& s, const std::string& l) {
   std::smatch m;
   // nvcc --version: "Cuda compilation tools, release 11.8, V11.8.89"
-  if (has(l, "cuda compilation tools") && std::regex_search(s, m, re(R"(release (\d+\.\d+), V(\d+\.\d+\.\d+))")))
+  if (has(l, "cuda compilation tools") &&
+      std::regex_search(s, m, re(R"(release (\d+\.\d+), V(\d+\.\d+\.\d+))")))
     r.add("nvcc", m[2], "nvcc --version");
   // print(torch.__version__, torch.version.cuda, torch.backends.cudnn.version())
-  else if (std::regex_search(s, m, re(R"(^\s*(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu|rocm[\d.]+))?)\s+(\d+\.\d+|None)\s+(\d{4,5}|None)\s*$)"))) {
+  else if (
+      std::regex_search(
+          s, m,
+          re(R"(^\s*(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu|rocm[\d.]+))?)\s+(\d+\.\d+|None)\s+(\d{4,5}|None)\s*$)"))) {
     std::string v = m[1];
     if (v.find('+') == std::string::npos) v += lower(m[2].str()) == "none" ? "+cpu" : "+" + cu_tag(m[2]);
     r.add("torch", v, "printed torch versions");
     if (lower(m[3].str()) != "none") r.add("cudnn", decode_cudnn(m[3]), "printed torch versions");
-  } else if (has(l, "torch") && std::regex_search(s, m, re(R"(torch(?:\.__version__)?\s*[:=]?\s*['"]?(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu))?)['"]?\s*$)")))
+  } else if (
+      has(l, "torch") &&
+      std::regex_search(
+          s, m, re(R"(torch(?:\.__version__)?\s*[:=]?\s*['"]?(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu))?)['"]?\s*$)")))
     r.add("torch", m[1], "printed torch version");
-  else if (has(l, "torch.version.cuda") && std::regex_search(s, m, re(R"(torch\.version\.cuda\s*[:=)]?\s*['"]?(\d+\.\d+|None))")))
+  else if (has(l, "torch.version.cuda") &&
+           std::regex_search(s, m, re(R"(torch\.version\.cuda\s*[:=)]?\s*['"]?(\d+\.\d+|None))")))
     r.add("torch_cuda", lower(m[1].str()) == "none" ? "cpu" : m[1].str(), "printed torch.version.cuda");
-  else if (has(l, "tensorflow") && std::regex_search(s, m, re(R"(tensorflow(?: version)?\s*[:=]\s*['"]?(\d+\.\d+\.\d+))")))
+  else if (has(l, "tensorflow") &&
+           std::regex_search(s, m, re(R"(tensorflow(?: version)?\s*[:=]\s*['"]?(\d+\.\d+\.\d+))")))
     r.add("tensorflow", m[1], "printed tensorflow version");
   else if (l.rfind("jaxlib:", 0) == 0 && std::regex_search(s, m, re(R"(^jaxlib:\s*(\d+\.\d+\.\d+))")))
     r.add("jaxlib", m[1], "jax.print_environment_info()");
@@ -197,7 +215,8 @@ void read_containers(Reader& r, const std::string& l) {
   std::smatch m;
   if (std::regex_search(l, m, re(R"(nvidia/cuda:(\d+\.\d+)(?:\.\d+)?-(?:(cudnn)(\d*)-)?)"))) {
     r.add("cuda_runtime", m[1], "container image name");
-    r.add("env.NVIDIA_REQUIRE_CUDA", "cuda>=" + m[1].str(), "container image name (the image's NVIDIA_REQUIRE_CUDA)");
+    r.add("env.NVIDIA_REQUIRE_CUDA", "cuda>=" + m[1].str(),
+          "container image name (the image's NVIDIA_REQUIRE_CUDA)");
     if (m[2].matched && !m[3].str().empty()) r.add("cudnn", m[3].str() + ".0", "container image name");
     r.add("container", "docker", "container image name");
   }
@@ -209,30 +228,37 @@ void read_containers(Reader& r, const std::string& l) {
     r.add("tensorflow", m[1], "container image name");
     r.add("container", "docker", "container image name");
   }
-  bool run = std::regex_search(l, re(R"((?:^|[\s$#>`(])(?:sudo\s+)?(?:docker|podman|nerdctl)\s+(?:container\s+)?run\s)"));
+  bool run = std::regex_search(
+      l, re(R"((?:^|[\s$#>`(])(?:sudo\s+)?(?:docker|podman|nerdctl)\s+(?:container\s+)?run\s)"));
   if (run) {
     r.add("container", has(l, "podman") ? "podman" : "docker", "docker run");
     bool gpus = has(l, "--gpus") || has(l, "--runtime=nvidia") || has(l, "--runtime nvidia") ||
                 has(l, "nvidia.com/gpu") || has(l, "--device=/dev/nvidia") || has(l, "--device /dev/nvidia");
     r.add("nvidia_runtime", gpus ? "yes" : "no", "docker run");
   }
-  if (std::regex_search(l, re(R"(^\s*runtime:\s*nvidia)")) || std::regex_search(l, re(R"(^\s*-?\s*driver:\s*nvidia)")) ||
+  if (std::regex_search(l, re(R"(^\s*runtime:\s*nvidia)")) ||
+      std::regex_search(l, re(R"(^\s*-?\s*driver:\s*nvidia)")) ||
       std::regex_search(l, re(R"(^\s*nvidia\.com/gpu:\s*\d)")))
     r.add("nvidia_runtime", "yes", "compose or Kubernetes GPU request");
 }
 
 void read_host(Reader& r, const std::string& s, const std::string& l) {
   std::smatch m;
-  if (has(l, "microsoft-standard-wsl2") || has(l, "wsl version: 2") || std::regex_search(l, re(R"(^\s*wsl\s*2\b)")))
+  if (has(l, "microsoft-standard-wsl2") || has(l, "wsl version: 2") ||
+      std::regex_search(l, re(R"(^\s*wsl\s*2\b)")))
     r.add("wsl", "2", "WSL kernel string");
   if (std::regex_search(s, m, re(R"(^PRETTY_NAME="?([^"]+))"))) r.add("os", os_value(m[1]), "os-release");
-  if (std::regex_search(s, m, re(R"(^Description:\s+(.+)$)")) && has(l, "ubuntu")) r.add("os", os_value(m[1]), "lsb_release");
+  if (std::regex_search(s, m, re(R"(^Description:\s+(.+)$)")) && has(l, "ubuntu"))
+    r.add("os", os_value(m[1]), "lsb_release");
   if (has(l, "docker desktop")) r.add("docker_desktop", "yes", "Docker Desktop");
   // export LD_LIBRARY_PATH=..., CUDA_HOME=..., CUDA_VISIBLE_DEVICES=...
-  if (std::regex_search(s, m, re(R"(^\s*(?:export\s+|\$\s*)?(LD_LIBRARY_PATH|CUDA_HOME|CUDA_VISIBLE_DEVICES)=(\S*)\s*$)"))) {
+  if (std::regex_search(
+          s, m,
+          re(R"(^\s*(?:export\s+|\$\s*)?(LD_LIBRARY_PATH|CUDA_HOME|CUDA_VISIBLE_DEVICES)=(\S*)\s*$)"))) {
     std::string name = m[1];
     std::string value = m[2];
-    if (name == "CUDA_VISIBLE_DEVICES") r.add("env.CUDA_VISIBLE_DEVICES", value.empty() ? "" : value, "environment");
+    if (name == "CUDA_VISIBLE_DEVICES")
+      r.add("env.CUDA_VISIBLE_DEVICES", value.empty() ? "" : value, "environment");
     else if (value.find('$') == std::string::npos || name == "LD_LIBRARY_PATH")
       r.add(name == "CUDA_HOME" ? "cuda_home" : "ld_library_path", value, "environment");
   }
@@ -242,14 +268,22 @@ void read_loader_and_kernel(Reader& r, const std::string& s, const std::string& 
   std::smatch m;
   // ldd: "libcuda.so.1 => not found", "libcuda.so.1 => /usr/lib/wsl/lib/libcuda.so.1 (0x...)"
   if (has(l, "libcuda.so.1 =>")) {
-    if (has(l, "not found")) r.add("libcuda", "missing", "ldd");
-    else if (std::regex_search(s, m, re(R"(libcuda\.so\.1 => (/\S+))"))) r.add("libcuda", m[1], "ldd");
+    if (has(l, "not found"))
+      r.add("libcuda", "missing", "ldd");
+    else if (std::regex_search(s, m, re(R"(libcuda\.so\.1 => (/\S+))")))
+      r.add("libcuda", m[1], "ldd");
   }
-  // dmesg: "NVRM: API mismatch: the client has the version 535.154.05, but this kernel module has the version 535.129.03"
-  if (has(l, "nvrm") && std::regex_search(s, m, re(R"(client has the version (\d+\.\d+(?:\.\d+)?), but this kernel module has the version (\d+\.\d+(?:\.\d+)?))"))) {
+  // dmesg: "NVRM: API mismatch: the client has the version 535.154.05, but this kernel module has the version
+  // 535.129.03"
+  if (has(l, "nvrm") &&
+      std::regex_search(
+          s, m,
+          re(R"(client has the version (\d+\.\d+(?:\.\d+)?), but this kernel module has the version (\d+\.\d+(?:\.\d+)?))"))) {
     r.add("kernel_module", m[2], "kernel log");
     r.add("userspace_driver", m[1], "kernel log");
-  } else if (has(l, "nvrm") && std::regex_search(s, m, re(R"(NVRM: loading NVIDIA UNIX .*Kernel Module\s+(\d+\.\d+(?:\.\d+)?))"))) {
+  } else if (has(l, "nvrm") &&
+             std::regex_search(s, m,
+                               re(R"(NVRM: loading NVIDIA UNIX .*Kernel Module\s+(\d+\.\d+(?:\.\d+)?))"))) {
     r.add("kernel_module", m[1], "kernel log");
   } else if (std::regex_search(l, re(R"(modprobe: fatal: module nvidia(?:_uvm)? not found)")) ||
              std::regex_search(l, re(R"(modprobe: error: could not insert 'nvidia')"))) {
@@ -260,11 +294,13 @@ void read_loader_and_kernel(Reader& r, const std::string& s, const std::string& 
   // ldconfig -p / ls -l: "libcudart.so.9.1 (libc6,x86-64) => …", "libcuda.so.1 -> libcuda.so.375.82".
   if (has(l, "libcudart.so.") && std::regex_search(s, m, re(R"(libcudart\.so\.(\d+\.\d+) \(libc6)")))
     r.add("cuda_runtime", m[1], "ldconfig -p");
-  if (has(l, "libcuda.so") && std::regex_search(s, m, re(R"(libcuda\.so(?:\.1)? -> libcuda\.so\.(\d{3}\.\d+(?:\.\d+)?))")))
+  if (has(l, "libcuda.so") &&
+      std::regex_search(s, m, re(R"(libcuda\.so(?:\.1)? -> libcuda\.so\.(\d{3}\.\d+(?:\.\d+)?))")))
     r.add("driver", m[1], "libcuda file name");
   // TensorFlow's old loader and cuda_diagnostics lines.
   if (has(l, "couldn't open cuda library libcuda.so.1")) r.add("libcuda", "missing", "TensorFlow dso_loader");
-  if (has(l, "kernel module") && std::regex_search(s, m, re(R"(NVRM version: NVIDIA UNIX \S+ Kernel Module\s+(\d{3}\.\d+(?:\.\d+)?))")))
+  if (has(l, "kernel module") &&
+      std::regex_search(s, m, re(R"(NVRM version: NVIDIA UNIX \S+ Kernel Module\s+(\d{3}\.\d+(?:\.\d+)?))")))
     r.add("kernel_module", m[1], "/proc/driver/nvidia/version");
   // ls /dev/nvidia* and lsmod output.
   if (has(l, "cannot access") && has(l, "/dev/nvidia")) r.add("device_nodes", "missing", "ls /dev/nvidia*");
@@ -300,7 +336,8 @@ std::vector<PastedFact> read_pasted_facts(std::string_view text) {
     start = end + 1;
   }
   // "CUDA used to build PyTorch: 12.1" completes a bare "PyTorch version: 2.1.0".
-  auto cuda = std::find_if(r.facts.begin(), r.facts.end(), [](const PastedFact& f) { return f.key == "torch_cuda"; });
+  auto cuda =
+      std::find_if(r.facts.begin(), r.facts.end(), [](const PastedFact& f) { return f.key == "torch_cuda"; });
   if (cuda != r.facts.end()) {
     for (auto& f : r.facts) {
       if (f.key == "torch" && f.value.find('+') == std::string::npos)

@@ -96,7 +96,8 @@ void set_cuda(Build& b, const std::string& cuda) {
 std::optional<std::string> cu_tag(const std::string& tag) {
   if (!tag.starts_with("cu") || tag.size() < 4) return std::nullopt;
   auto digits = tag.substr(2);
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+  if (!std::all_of(digits.begin(), digits.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return std::nullopt;
   return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
@@ -246,7 +247,8 @@ void assume_kernel_module(Json& report, const std::string& key, const std::strin
   } else {
     auto ver = version_or_throw(key, value);
     if (ver.major() < 100)
-      throw InputError(fmt::format("--assume {}={}: expected loaded, not_loaded or a driver release", key, value));
+      throw InputError(
+          fmt::format("--assume {}={}: expected loaded, not_loaded or a driver release", key, value));
     kd["version"] = assumed(ver.text(), key);
     object_at(kd, "modules")["nvidia"] = assumed(true, key);
     recompute_mismatch(report);
@@ -286,7 +288,8 @@ void assume_device_nodes(Json& report, const std::string& key, const std::string
   auto v = lower(value);
   if (v != "ok" && v != "missing" && v != "not_permitted" && v != "not-permitted" && v != "uvm_missing" &&
       v != "uvm-missing")
-    throw InputError(fmt::format("--assume {}={}: expected ok, missing, not_permitted or uvm_missing", key, value));
+    throw InputError(
+        fmt::format("--assume {}={}: expected ok, missing, not_permitted or uvm_missing", key, value));
   Json nodes = Json::array();
   for (const char* path : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0"}) {
     bool is_uvm = std::string(path).starts_with("/dev/nvidia-uvm");
@@ -314,7 +317,8 @@ void assume_no_gpu(Json& report, const std::string& key) {
 void assume_userspace_driver(Json& report, const std::string& key, const std::string& value) {
   auto v = version_or_throw(key, value);
   if (v.major() < 100)
-    throw InputError(fmt::format("--assume {}={}: not an NVIDIA driver release (e.g. 535.154.05)", key, value));
+    throw InputError(
+        fmt::format("--assume {}={}: not an NVIDIA driver release (e.g. 535.154.05)", key, value));
   object_at(report, "driver_api")["library_version"] = assumed(v.text(), key);
   object_at(report, "nvml")["library_version"] = assumed(v.text(), key);
   recompute_mismatch(report);
@@ -344,7 +348,8 @@ void assume_libcuda(Json& report, const std::string& key, const std::string& val
     candidates.push_back(std::move(c));
     api["picked"] = assumed(value, key);
   } else {
-    throw InputError(fmt::format("--assume {}={}: expected a path, missing, or unreachable:PATH", key, value));
+    throw InputError(
+        fmt::format("--assume {}={}: expected a path, missing, or unreachable:PATH", key, value));
   }
   api["candidates"] = std::move(candidates);
 }
@@ -361,15 +366,15 @@ std::string trim_slash(std::string p) {
 
 // nvcc on PATH from another toolkit than CUDA_HOME: the conflict the probe would record.
 void recompute_toolkit_conflict(Json& report) {
-  const Json& home = report.contains("host") ? value_of(object_at(report["host"], "environment"), "CUDA_HOME")
-                                             : Json();
+  const Json& home =
+      report.contains("host") ? value_of(object_at(report["host"], "environment"), "CUDA_HOME") : Json();
   if (!home.is_string() || !report.contains("cuda_runtime")) return;
   const Json& nvcc = value_of(report["cuda_runtime"], "nvcc_on_path");
   if (!nvcc.is_object() || !nvcc.contains("toolkit")) return;
   auto toolkit = nvcc["toolkit"].get<std::string>();
   if (trim_slash(toolkit) == trim_slash(home.get<std::string>())) return;
-  auto line = fmt::format("nvcc on PATH ({}) is from {}, not from CUDA_HOME={}", nvcc.value("path", ""), toolkit,
-                          home.get<std::string>());
+  auto line = fmt::format("nvcc on PATH ({}) is from {}, not from CUDA_HOME={}", nvcc.value("path", ""),
+                          toolkit, home.get<std::string>());
   Json& conflicts = array_at(report["cuda_runtime"], "conflicts");
   for (const auto& c : conflicts) {
     if (c == line) return;
@@ -408,7 +413,9 @@ void assume_os(Json& report, const std::string& key, const std::string& value) {
   while (i < v.size() && std::isalpha(static_cast<unsigned char>(v[i]))) id += v[i++];
   while (i < v.size() && (v[i] == '-' || v[i] == ' ' || v[i] == '=')) ++i;
   version = v.substr(i);
-  if (id.empty()) throw InputError(fmt::format("--assume {}={}: expected an OS such as ubuntu22.04 or windows", key, value));
+  if (id.empty())
+    throw InputError(
+        fmt::format("--assume {}={}: expected an OS such as ubuntu22.04 or windows", key, value));
   if (id == "win") id = "windows";
   if (id == "mac" || id == "darwin" || id == "osx") id = "macos";
   Json& os = object_at(object_at(report, "host"), "os");
@@ -464,9 +471,10 @@ void assume_nvidia_runtime(Json& report, const std::string& key, const std::stri
 
 const std::vector<std::string>& layer_assumption_keys() {
   static const std::vector<std::string> keys = {
-      "torch",          "tensorflow", "jaxlib",  "cupy-cuda12x",   "onnxruntime-gpu",  "kernel_module",
-      "nouveau",        "device_nodes", "gpu=none", "userspace_driver", "libcuda",       "ld_library_path",
-      "nvcc",           "cuda_home",  "os",      "wsl",            "docker_desktop",   "nvidia_runtime"};
+      "torch",         "tensorflow",      "jaxlib",        "cupy-cuda12x", "onnxruntime-gpu",
+      "kernel_module", "nouveau",         "device_nodes",  "gpu=none",     "userspace_driver",
+      "libcuda",       "ld_library_path", "nvcc",          "cuda_home",    "os",
+      "wsl",           "docker_desktop",  "nvidia_runtime"};
   return keys;
 }
 

@@ -3,9 +3,8 @@
 // each from a public thread with its URL, is the answer's layer the expected
 // one and does the answer carry the expected concrete remedy? Accuracy is
 // printed per layer; the suite fails under 95 % for either corpus.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
@@ -118,7 +117,8 @@ double score(const Json& cases, bool pasted, const char* corpus) {
   }
   std::string table = fmt::format("{} accuracy (right layer and the expected remedy):\n", corpus);
   for (const auto& [layer, t] : per_layer)
-    table += fmt::format("  {:<14} {:>3}/{:<3} {:5.1f} %\n", layer, t.right, t.total, 100.0 * t.right / t.total);
+    table +=
+        fmt::format("  {:<14} {:>3}/{:<3} {:5.1f} %\n", layer, t.right, t.total, 100.0 * t.right / t.total);
   table += fmt::format("  {:<14} {:>3}/{:<3} {:5.1f} %\n", "all", all.right, all.total,
                        100.0 * all.right / std::max(1, all.total));
   std::cout << table;

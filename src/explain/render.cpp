@@ -71,7 +71,10 @@ std::string stated_text(const ExplainResult& r) {
   for (const auto& f : r.findings) {
     std::string sev = f.value("severity", "");
     std::string head = fmt::format("  [{}] {} ({}): ", sev, f.value("layer", ""), f.value("id", ""));
-    out += wrap(head, f.value("message", ""), 6);
+    std::string follows = f.contains("consequence_of") && f["consequence_of"].is_string()
+                              ? fmt::format(" (Follows from the {} error.)", f["consequence_of"].get<std::string>())
+                              : "";
+    out += wrap(head, f.value("message", "") + follows, 6);
     if (f.contains("confirmed_by"))
       out += wrap("      ", fmt::format("An error, not a warning: the message ({}) shows it happened.",
                                       f["confirmed_by"].get<std::string>()), 6);

@@ -18,13 +18,17 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/explain_facts.h"
 #include "cli/report_pipeline.h"
 #include "core/bounded_input.h"
 #include "core/errors.h"
 #include "explain/explain.h"
+#include "explain/pasted_facts.h"
 #include "explain/render.h"
 #include "kb/knowledge_base.h"
 #include "render/output.h"
+#include "report/assume.h"
+#include "report/collect.h"
 #include "workflow/report_input.h"
 
 namespace cudiag {
@@ -70,20 +74,48 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
       static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() ? 0 : 1);
 
   const auto& kb = kb::active_kb(global);
+  // A bad --assume is bad input whatever the text says (exit 2), checked before anything runs.
+  {
+    Json probe = new_report();
+    apply_assumptions(probe, args.pipeline.assumptions, kb);
+  }
   result.explanations = explain::explain_text(text, kb, options);
+  auto pasted = explain::read_pasted_facts(text);
+  const auto& assumptions = args.pipeline.assumptions;
+  bool stated = !assumptions.empty() || !pasted.empty();
 
-  // Collecting costs child processes, so only when there is something to explain.
-  std::optional<Json> collected;
-  if (!result.explanations.empty() && !args.no_collect) {
-    if (saved) {
-      result.machine_source = "report " + args.report;
-    } else {
-      collected = run_pipeline(global, args.pipeline).report;
-      result.machine_source = "collected now";
+  // Pasted dumps describe the reporter's machine: they are diagnosed on their own
+  // (with --assume), not mixed into this machine's report; --report FILE is the
+  // reporter's machine too, so they overlay it.
+  std::optional<Json> report;
+  if (saved) {
+    report = std::move(*saved);
+    result.machine_source = "report " + args.report;
+    result.collected = true;
+  } else if (stated && (args.no_collect || !pasted.empty())) {
+    report = new_report();
+    (*report)["collected"] = false;
+    result.machine_source = pasted.empty() ? "the --assume facts" : "the facts of the pasted text";
+  } else if (!result.explanations.empty() && !args.no_collect) {
+    // Collecting costs child processes, so only when there is something to explain.
+    report = run_pipeline(global, args.pipeline).report;  // applies --assume itself
+    result.machine_source = "collected now";
+    result.collected = true;
+  }
+  if (report) {
+    for (const auto& a : assumptions) result.stated.push_back(a + " (--assume)");
+    // A collected report has --assume applied by the pipeline already.
+    bool overlay = saved.has_value() || !result.collected;
+    if (overlay && stated) {
+      auto facts = apply_stated_facts(*report, assumptions, pasted, kb);
+      for (const auto& f : facts.applied)
+        result.stated.push_back(fmt::format("{} (from the pasted text, line {}: {})", f.assumption(), f.line, f.what));
+      result.skipped = facts.skipped;
+      diagnose_into(*report, global);
     }
-    const Json& report = saved ? *saved : *collected;
-    explain::add_machine_lines(result.explanations, report, kb);
-    result.report = &report;
+    explain::add_machine_lines(result.explanations, *report, kb);
+    if (stated) result.findings = stated_findings(*report, result.explanations, kb);
+    result.report = &*report;
   }
   // Redacted at the writer: the pasted text and the machine lines are echoed.
   if (args.format == "json") {
@@ -91,7 +123,9 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   } else {
     write_output(explain::render_text(result), OutputKind::kText, {});
   }
-  return result.explanations.empty() ? kExitErrorFinding : kExitOk;
+  bool error_found = std::any_of(result.findings.begin(), result.findings.end(),
+                                 [](const Json& f) { return f.value("severity", "") == "error"; });
+  return result.explanations.empty() && !error_found ? kExitErrorFinding : kExitOk;
 }
 
 CommandRun setup_explain(CLI::App& app, const GlobalOptions& global) {

@@ -16,12 +16,16 @@ namespace {
 std::string api_layer(const std::string& api) {
   if (api == "driver") return "driver_api";
   if (api == "nvml") return "nvml";
+  if (api == "cublas" || api == "cudnn" || api == "nccl") return "libraries";
   return "cuda_runtime";
 }
 
 std::string api_label(const std::string& api) {
   if (api == "driver") return "driver API";
   if (api == "nvml") return "NVML";
+  if (api == "cublas") return "cuBLAS";
+  if (api == "cudnn") return "cuDNN";
+  if (api == "nccl") return "NCCL";
   return "runtime API";
 }
 
@@ -70,7 +74,7 @@ struct Resolved {
   std::vector<ResolvedError> errors;
 };
 
-ResolvedError from_kb(const kb::ErrorCode& e) { return {e.api, e.code, e.name, e.meaning, e.note}; }
+ResolvedError from_kb(const kb::ErrorCode& e) { return {e.api, e.code, e.name, e.meaning, e.note, e.layer}; }
 
 void add_value(Resolved& r, const std::string& name, const std::string& text) {
   for (const auto& v : r.values) {
@@ -196,7 +200,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
         for (char c : text) {
           if (std::isdigit(static_cast<unsigned char>(c))) {
             version += c;
-          } else if (c == ',') {
+          } else if (c == ',' || c == '.') {  // "(8, 5, 0)" and "7.6.5"
             version += '.';
           }
         }
@@ -204,6 +208,16 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       if (version.empty()) version = text;
       add_value(r, n + "_version", version);
       r.notes.push_back(fmt::format("{}: cuDNN {}", text, version));
+      break;
+    }
+    case CaptureKind::kPtxIsa: {
+      auto isa = Version::parse(text);
+      auto cuda = isa ? kb.cuda_for_ptx_isa(*isa) : std::nullopt;
+      add_value(r, n + "_cuda", cuda ? cuda->text() : "a newer release than the knowledge base lists");
+      if (cuda)
+        r.notes.push_back(fmt::format("PTX ISA {}: written by CUDA {} tools; a ptxas or driver older than that cannot "
+                                      "read it",
+                                      text, cuda->text()));
       break;
     }
     case CaptureKind::kUnderscoreVersion: {
@@ -272,7 +286,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
       layer = specific->layer;
       key = specific->id;
     } else {
-      layer = api_layer(r.errors.front().api);
+      layer = r.errors.front().layer.empty() ? api_layer(r.errors.front().api) : r.errors.front().layer;
       key = matched.id;
       for (const auto& e : r.errors) key += fmt::format("|{}:{}", e.api, e.code);
     }

@@ -26,6 +26,7 @@ struct ResolvedError {
   std::string name;
   std::string meaning;
   std::string note;
+  std::string layer;  // the table's layer for it, or "" (then the API's)
 };
 
 struct Explanation {

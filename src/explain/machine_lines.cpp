@@ -80,9 +80,27 @@ void check_driver(const Context& c) {
     c.out.push_back(
         "cudiag found no NVIDIA driver answering on this machine (no kernel module version, no NVML or "
         "libcuda answer).");
+    // The toolkit's nvcc still says which driver its PTX and runtime need.
+    const Json& nvcc = value_at(c.report, "cuda_runtime.nvcc_on_path");
+    const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
+    if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) {
+      auto cuda = Version::parse(fmt::format("{}.{}", v->major(), v->minor()));
+      c.out.push_back(fmt::format("nvcc is CUDA {}: what it builds (PTX and its runtime) needs a driver for CUDA {}: "
+                                  "{}.",
+                                  cuda->text(), cuda->text(), driver_needed(c.kb, *cuda)));
+    }
     return;
   }
   std::string cuda = d.cuda ? d.cuda->text() : "unknown";
+  if (!d.cuda && d.version && !c.kb.driver_branches().empty()) {
+    // Older than the oldest branch listed: an unknown stays unknown, never "supported".
+    const auto& oldest = c.kb.driver_branches().front();
+    c.out.push_back(fmt::format("Your driver {} is older than every branch the knowledge base lists (the oldest, "
+                                "R{}, supports CUDA {}): which CUDA it supports is unknown, and no CUDA {} or newer "
+                                "runs on it.",
+                                d.version->text(), oldest.branch, oldest.cuda.text(), oldest.cuda.text()));
+    return;
+  }
   c.out.push_back(fmt::format(
       "Your driver {} supports CUDA up to {}{}.", d.version ? d.version->text() : "(version unknown)", cuda,
       d.cuda_fact == "driver_api.cuda_driver_version" ? raw_driver_version(c.report) : ""));
@@ -138,7 +156,8 @@ void check_runtimes(const Context& c) {
     const Json& rv = field_value(r, "runtime_version");
     auto version = rv.is_string() ? Version::parse(rv.get<std::string>()) : std::nullopt;
     if (!version) continue;
-    if (!d.cuda || *version <= *d.cuda) {
+    if (!d.cuda) continue;  // the driver's CUDA is unknown: nothing to say either way
+    if (*version <= *d.cuda) {
       fine.push_back(fmt::format("{} (CUDA {})", file_name(path), version->text()));
       continue;
     }

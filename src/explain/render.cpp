@@ -49,10 +49,49 @@ Json sources_json(const std::vector<kb::Source>& sources) {
   return out;
 }
 
+// What the stated facts (--assume, the pasted text) are and what the rules make of them.
+std::string stated_text(const ExplainResult& r) {
+  std::string out;
+  if (!r.stated.empty()) {
+    out += r.collected ? "Stated facts over this machine's report:\n" : "Facts stated (--assume) or read from the pasted text:\n";
+    for (const auto& f : r.stated) out += wrap("  - ", f, 4);
+  }
+  if (!r.skipped.empty()) {
+    out += "Read but not usable by the rules:\n";
+    for (const auto& f : r.skipped) out += wrap("  - ", f, 4);
+  }
+  if (r.stated.empty()) return out;
+  if (r.findings.empty()) {
+    out += "Diagnosis of these facts: no layer fails.\n";
+    return out;
+  }
+  out += "Diagnosis of these facts:\n";
+  if (r.report && r.report->contains("first_failing_layer") && (*r.report)["first_failing_layer"].is_string())
+    out += wrap("  ", fmt::format("First failing layer: {}.", (*r.report)["first_failing_layer"].get<std::string>()), 2);
+  for (const auto& f : r.findings) {
+    std::string sev = f.value("severity", "");
+    std::string head = fmt::format("  [{}] {} ({}): ", sev, f.value("layer", ""), f.value("id", ""));
+    std::string follows = f.contains("consequence_of") && f["consequence_of"].is_string()
+                              ? fmt::format(" (Follows from the {} error.)", f["consequence_of"].get<std::string>())
+                              : "";
+    out += wrap(head, f.value("message", "") + follows, 6);
+    if (f.contains("confirmed_by"))
+      out += wrap("      ", fmt::format("An error, not a warning: the message ({}) shows it happened.",
+                                      f["confirmed_by"].get<std::string>()), 6);
+    auto fix = f.value("remediation", "");
+    if (!fix.empty()) out += wrap("      Fix: ", fix, 6);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_text(const ExplainResult& r) {
   std::string out;
+  if (r.explanations.empty() && !r.stated.empty()) {
+    out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
+    return out + stated_text(r);
+  }
   if (r.explanations.empty()) {
     out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
     out += "Run `cudiag check` to check this machine's CUDA stack layer by layer.\n";
@@ -83,7 +122,8 @@ std::string render_text(const ExplainResult& r) {
     out += "   Checks that tell them apart:\n";
     for (const auto& c : e.checks) out += wrap("     - ", c, 7);
     if (!e.machine.empty()) {
-      out += fmt::format("   On this machine ({}):\n", r.machine_source);
+      out += r.collected ? fmt::format("   On this machine ({}):\n", r.machine_source)
+                         : fmt::format("   From {}:\n", r.machine_source);
       for (const auto& m : e.machine) out += wrap("     - ", m, 7);
     }
     if (!e.sources.empty()) {
@@ -94,7 +134,9 @@ std::string render_text(const ExplainResult& r) {
       out += fmt::format("   Confidence: {}\n", kb::to_string(e.confidence));
   }
   out += "\n";
-  if (r.report) {
+  if (!r.stated.empty() || !r.skipped.empty()) {
+    out += stated_text(r);
+  } else if (r.report) {
     auto line = first_failing(*r.report);
     if (!line.empty()) out += wrap("", line, 0);
   } else {
@@ -144,6 +186,9 @@ Json render_json(const ExplainResult& r) {
   if (r.report && r.report->contains("first_failing_layer"))
     machine["first_failing_layer"] = (*r.report)["first_failing_layer"];
   j["machine"] = machine;
+  j["stated_facts"] = r.stated;
+  j["skipped_facts"] = r.skipped;
+  j["findings"] = r.findings;
   return j;
 }
 

@@ -17,6 +17,12 @@ struct ExplainResult {
   // "report <file>", or "" when none were added (--no-collect).
   std::string machine_source;
   const Json* report = nullptr;  // the report used, for the first failing layer
+  // Facts stated by --assume or read from the pasted text ("driver=535.104.05 (line 3: nvidia-smi header)"),
+  // the pasted ones the rules could not take, and the diagnosis of them (error and warning findings).
+  std::vector<std::string> stated;
+  std::vector<std::string> skipped;
+  Json findings = Json::array();
+  bool collected = false;  // the report is this machine's (collected or --report), not only stated facts
 };
 
 std::string render_text(const ExplainResult& result);

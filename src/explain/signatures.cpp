@@ -30,6 +30,7 @@ const std::map<std::string, CaptureKind>& kind_names() {
       {"arch", CaptureKind::kArch},
       {"cudnn_version", CaptureKind::kCudnnVersion},
       {"underscore_version", CaptureKind::kUnderscoreVersion},
+      {"ptx_isa", CaptureKind::kPtxIsa},
   };
   return names;
 }
@@ -49,6 +50,8 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
       return {"_code", "_meaning", "_note"};
     case CaptureKind::kArch:
       return {"_name"};
+    case CaptureKind::kPtxIsa:
+      return {"_cuda"};
     case CaptureKind::kCudnnVersion:
     case CaptureKind::kUnderscoreVersion:
       return {"_version"};
@@ -138,6 +141,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     s.machine.push_back(m);
   }
   s.priority = static_cast<int>(e.opt_integer("priority").value_or(50));
+  s.confirms = e.strings("confirms");
   s.generic = e.boolean_or("generic", false);
   s.environment = e.boolean_or("environment", true);
 

@@ -23,6 +23,7 @@ namespace cudiag::explain {
 //   arch                 {x_name}      "sm_120" -> "Blackwell (GeForce RTX 50xx ...)"
 //   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
 //   underscore_version   {x_version}   "12_1" -> "12.1"
+//   ptx_isa              {x_cuda}      "8.5" -> "12.5", the first CUDA whose tools write that PTX ISA
 enum class CaptureKind {
   kText,
   kDriverCudaInt,
@@ -32,7 +33,8 @@ enum class CaptureKind {
   kErrorName,
   kArch,
   kCudnnVersion,
-  kUnderscoreVersion
+  kUnderscoreVersion,
+  kPtxIsa
 };
 
 struct CaptureDef {
@@ -55,6 +57,8 @@ struct Signature {
   std::vector<CaptureDef> captures;  // one per regex group, in order
   std::vector<kb::ErrorRef> errors;  // the API errors this message stands for
   std::vector<std::string> machine;  // machine-specific checks to run against a report
+  // Warning findings this message shows to have happened: with the message pasted they are errors.
+  std::vector<std::string> confirms;
   int priority = 50;                 // the higher wins when two matches overlap on a line
   bool generic = false;              // a bare error name or number: only on lines nothing specific matched
   bool environment = true;           // false: not an environment problem (out of memory)

@@ -14,6 +14,9 @@ bool name_fits_api(std::string_view api, std::string_view name) {
   if (api == "driver") return name.rfind("CUDA_", 0) == 0;
   if (api == "runtime") return name.rfind("cuda", 0) == 0;
   if (api == "nvml") return name.rfind("NVML_", 0) == 0;
+  if (api == "cublas") return name.rfind("CUBLAS_STATUS_", 0) == 0;
+  if (api == "cudnn") return name.rfind("CUDNN_STATUS_", 0) == 0;
+  if (api == "nccl") return name.rfind("nccl", 0) == 0;
   return false;
 }
 
@@ -35,7 +38,9 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     e.name_entry(c.name);
     static_cast<Provenance&>(c) = e.provenance();
     c.meaning = e.str("meaning");
-    if (c.api != "driver" && c.api != "runtime" && c.api != "nvml") e.fail("api: expected driver, runtime or nvml");
+    c.layer = e.str_or("layer", "");
+    static const std::set<std::string> apis = {"driver", "runtime", "nvml", "cublas", "cudnn", "nccl"};
+    if (!apis.count(c.api)) e.fail("api: expected driver, runtime, nvml, cublas, cudnn or nccl");
     if (!name_fits_api(c.api, c.name)) e.fail(fmt::format("name does not look like a {} API name", c.api));
     if (!codes.insert({c.api, c.code}).second) e.fail(fmt::format("duplicate {} code {}", c.api, c.code));
     if (!names.insert(c.name).second) e.fail("duplicate name");

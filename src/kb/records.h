@@ -35,6 +35,7 @@ struct ErrorCode : Provenance {
   long code = 0;
   std::string name;
   std::string meaning;
+  std::string layer;  // the layer the status points at, when the table says (library statuses)
 };
 
 // One OS column of a toolkit row.

@@ -59,12 +59,18 @@ std::vector<std::string> kernel_lines(const Json& r) {
     lines.push_back(
         fmt::format("NVIDIA kernel module {}{}", module,
                     fact_value(fact_at(r, "kernel_driver.open_kernel_module")) == true ? " (open)" : ""));
+  } else if (!kd.contains("version") && !fact_at(r, "kernel_driver.modules.nvidia").is_object()) {
+    lines.push_back("NVIDIA kernel module: unknown (not collected)");
   } else {
     lines.push_back(loaded ? "nvidia module listed but /proc/driver/nvidia/version is unreadable"
                            : "no NVIDIA kernel module loaded");
   }
   if (fact_value(fact_at(r, "kernel_driver.modules.nouveau")) == true) lines.push_back("nouveau is loaded");
-  lines.push_back(fmt::format("{} NVIDIA GPU{} on the PCI bus", gpus, gpus == 1 ? "" : "s"));
+  // Without a PCI scan (--no-collect, a partial report) the count is unknown, not zero.
+  if (kd.contains("pci_devices") && kd["pci_devices"].is_array())
+    lines.push_back(fmt::format("{} NVIDIA GPU{} on the PCI bus", gpus, gpus == 1 ? "" : "s"));
+  else
+    lines.push_back("NVIDIA GPUs on the PCI bus: unknown (not collected)");
   std::size_t nodes = 0;
   std::size_t usable = 0;
   for (const auto& n : kd.value("device_nodes", Json::array())) {

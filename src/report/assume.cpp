@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "probes/environment.h"
 #include "probes/library_catalog.h"
+#include "report/assume_layers.h"
 
 namespace cudiag {
 
@@ -128,7 +129,10 @@ void assume_container(Json& report, const std::string& value) {
         "--assume container={}: expected docker, podman, kubernetes, apptainer, singularity or lxc", value));
   Json& c = object_at(object_at(report, "host"), "container");
   c["kind"] = assumed(value, "container");
-  c["nvidia_runtime"] = assumed(true, "container");
+  // nvidia_runtime=no (assume_layers.cpp) stated before or after wins over the default.
+  if (!c.contains("nvidia_runtime") || !c["nvidia_runtime"].is_object() ||
+      !c["nvidia_runtime"].value("source", "").starts_with("assume:nvidia_runtime"))
+    c["nvidia_runtime"] = assumed(true, "container");
 }
 
 void assume_env(Json& report, const std::string& name, const std::string& value) {
@@ -178,9 +182,14 @@ bool assume_container_runtime(Json& report, const std::string& key, const std::s
 }  // namespace
 
 const std::vector<std::string>& assumption_keys() {
-  static const std::vector<std::string> keys = {"driver",    "compat",   "gpu",      "cuda_runtime",
-                                                "container", "env.NAME", "<library>",
-                                                "gpu_brand", "container_toolkit", "container_runtime_mode"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = {"driver",    "compat",    "gpu",
+                                  "cuda_runtime", "container", "env.NAME",
+                                  "<library>", "gpu_brand", "container_toolkit",
+                                  "container_runtime_mode"};
+    for (const auto& l : layer_assumption_keys()) k.push_back(l);
+    return k;
+  }();
   return keys;
 }
 
@@ -200,7 +209,9 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
           a));
     std::string key = a.substr(0, eq);
     std::string value = a.substr(eq + 1);
-    if (key == "driver") {
+    if (apply_layer_assumption(report, key, value, kb)) {
+      // every layer's state: frameworks, kernel module, device nodes, toolkit, OS, WSL, container
+    } else if (key == "driver") {
       assume_driver(report, value, kb);
     } else if (key == "compat") {
       assume_compat(report, value, kb);
@@ -218,7 +229,10 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
     } else {
       throw InputError(fmt::format(
           "--assume {}: unknown key '{}' (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
-          "or a library such as cudnn, nccl, cublas)",
+          "a library such as cudnn, nccl, cublas, or one of torch, tensorflow, jaxlib, cupy-cuda12x, "
+          "onnxruntime-gpu, kernel_module, nouveau, device_nodes, userspace_driver, libcuda, ld_library_path, "
+          "nvcc, cuda_home, os, wsl, docker_desktop, nvidia_runtime, gpu_brand, container_toolkit, "
+          "container_runtime_mode; see docs/assume.md)",
           a, key));
     }
     record.push_back(a);

@@ -60,7 +60,9 @@ std::string module_for_other_kernel(const Json& report) {
 }
 
 void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  if (is_wsl(report) || !kernel_driver_collected(report)) return;
+  // gpu=none states the bus's content without any module state.
+  bool stated = value_at(report, "kernel_driver.pci_devices_source").is_string();
+  if (is_wsl(report) || (!kernel_driver_collected(report) && !stated)) return;
   const Json& pci = fact_at(report, "kernel_driver.pci_devices");
   if (!pci.is_array() || !gpus(report, kb).empty() || any_gpu_answered_by_a_library(report)) return;
   bool loaded = module_loaded(report);
@@ -68,8 +70,10 @@ void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding
       "kernel_driver.no_gpu", "kernel_driver", Severity::kError,
       loaded ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor "
                "0x10de in /sys/bus/pci/devices)."
-             : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no "
-               "NVIDIA kernel module is loaded.",
+      : !kernel_driver_collected(report)
+          ? "No NVIDIA GPU is on the PCI bus (as stated): CUDA has no device to use."
+          : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no "
+            "NVIDIA kernel module is loaded.",
       "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a "
       "container, start it "
       "with the NVIDIA runtime (docker run --gpus all, Kubernetes resource nvidia.com/gpu, apptainer --nv). "
@@ -154,8 +158,11 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
 // readable and writable; CUDA opens all of them (UVM for every allocation).
 void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   // Nodes seen without a module say nothing about a module --assume'd in.
-  if (is_wsl(report) || !module_loaded(report) || is_assumed(report, "kernel_driver.version")) return;
   const Json& nodes = fact_at(report, "kernel_driver.device_nodes");
+  // An assumed driver says nothing about this machine's nodes, unless the nodes are assumed too.
+  bool nodes_assumed = nodes.is_array() && !nodes.empty() && nodes[0].value("source", "").starts_with("assume:");
+  if (is_wsl(report) || !module_loaded(report) || (is_assumed(report, "kernel_driver.version") && !nodes_assumed))
+    return;
   if (!nodes.is_array()) return;
   std::vector<std::string> missing, inaccessible;
   bool has_gpu_node = false;

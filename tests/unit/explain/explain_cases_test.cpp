@@ -68,14 +68,17 @@ std::string case_name(const ::testing::TestParamInfo<std::size_t>& info) {
 INSTANTIATE_TEST_SUITE_P(RealReports, ExplainCaseTest, ::testing::Range<std::size_t>(0, cases().size()),
                          case_name);
 
-TEST(ExplainCasesDataTest, AtLeastFortyCasesEachWithAPublicSource) {
-  ASSERT_GE(cases().size(), 40u);
+TEST(ExplainCasesDataTest, AtLeastThreeHundredCasesEachWithAPublicSourceAndRemedy) {
+  ASSERT_GE(cases().size(), 300u);
   std::set<std::string> texts;
   for (const auto& c : cases()) {
     auto source = c["source"].get<std::string>();
     EXPECT_EQ(source.rfind("https://github.com/", 0), 0u) << source;
-    EXPECT_NE(source.find("/issues/"), std::string::npos) << source;  // a report where the message appears
+    // A report (issue or pull-request thread) where the message appears.
+    EXPECT_TRUE(source.find("/issues/") != std::string::npos || source.find("/pull/") != std::string::npos)
+        << source;
     EXPECT_TRUE(texts.insert(c["text"].get<std::string>()).second) << "duplicate case text";
+    EXPECT_FALSE(c.value("expect_remedy", "").empty()) << source << ": no expected remedy";
   }
 }
 

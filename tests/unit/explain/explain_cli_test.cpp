@@ -162,3 +162,38 @@ TEST(ExplainCliTest, RealMachineExplanationMentionsItsDriverCuda) {
 
 }  // namespace
 }  // namespace cudiag
+
+namespace cudiag {
+namespace {
+
+// Issue 12 §3: explain honours --assume (an unknown key is exit 2 even with --no-collect) and diagnoses it.
+TEST(ExplainCliAssumeTest, NoCollectHonoursAssumeAndRejectsUnknownKeys) {
+  auto bad = cudiag(std::string("explain --no-collect --assume torchh=2.1.0 ") + kInsufficient);
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("unknown key 'torchh'"), std::string::npos) << bad.out;
+  auto r = cudiag(std::string("explain --no-collect --assume torch=2.1.0+cu121 --assume driver=470.82.01 ") +
+                  kInsufficient);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto text = flat(r.out);
+  EXPECT_NE(text.find("Your driver 470.82.01 supports CUDA up to 11.4"), std::string::npos) << text;
+  EXPECT_NE(text.find("frameworks.cuda_build_needs_newer_driver"), std::string::npos) << text;
+  EXPECT_NE(text.find("R530"), std::string::npos) << text;
+}
+
+// Issue 12 §2: a pasted issue's dumps become facts marked with their line, and the rules name the fix.
+TEST(ExplainCliAssumeTest, PastedIssueBodyIsReadIntoFacts) {
+  TempFile issue("issue", "Cuda compilation tools, release 11.8, V11.8.89\n"
+                          "PyTorch version: 2.1.0+cu121\n"
+                          "RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to "
+                          "compile\nPyTorch (12.1). Please make sure to use the same CUDA versions.\n");
+  auto r = cudiag("explain --file " + issue.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto text = flat(r.out);
+  EXPECT_NE(text.find("nvcc=11.8.89 (from the pasted text, line 1: nvcc --version)"), std::string::npos) << text;
+  EXPECT_NE(text.find("torch=2.1.0+cu121 (from the pasted text, line 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("frameworks.extension_toolkit_mismatch"), std::string::npos) << text;
+  EXPECT_NE(text.find("CUDA_HOME=/usr/local/cuda-12.1"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace cudiag

@@ -1,0 +1,86 @@
+#include "cli/explain_facts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "explain/signatures.h"
+#include "report/assume.h"
+
+namespace cudiag {
+
+namespace {
+
+// "assume:driver" -> "assume:driver (from the pasted text, line 3)" for the
+// facts one assumption just added; earlier ones already carry their line.
+void label_sources(Json& node, const std::string& plain, const std::string& labelled) {
+  if (node.is_object()) {
+    for (auto& [k, v] : node.items()) {
+      if ((k == "source" || k.ends_with("_source")) && v.is_string() && v.get<std::string>() == plain)
+        v = labelled;
+      else
+        label_sources(v, plain, labelled);
+    }
+  } else if (node.is_array()) {
+    for (auto& v : node) label_sources(v, plain, labelled);
+  }
+}
+
+}  // namespace
+
+StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& assumptions,
+                               const std::vector<explain::PastedFact>& facts, const kb::KnowledgeBase& kb) {
+  StatedFacts out;
+  apply_assumptions(report, assumptions, kb);
+  for (const auto& f : facts) {
+    // The user's own --assume wins over what the pasted text says.
+    bool stated = std::any_of(assumptions.begin(), assumptions.end(),
+                              [&](const std::string& a) { return a.rfind(f.key + "=", 0) == 0; });
+    if (stated) continue;
+    Json trial = report;
+    try {
+      apply_assumptions(trial, {f.assumption()}, kb);
+    } catch (const InputError& e) {
+      out.skipped.push_back(fmt::format("{} (line {}): {}", f.assumption(), f.line, e.what()));
+      continue;
+    }
+    label_sources(trial, "assume:" + f.key,
+                  fmt::format("assume:{} (from the pasted text, line {}: {})", f.key, f.line, f.what));
+    report = std::move(trial);
+    out.applied.push_back(f);
+  }
+  return out;
+}
+
+Json stated_findings(const Json& report, const std::vector<explain::Explanation>& explanations,
+                     const kb::KnowledgeBase& kb) {
+  const auto& sigs = explain::signatures(kb);
+  Json out = Json::array();
+  if (!report.contains("findings") || !report["findings"].is_array()) return out;
+  for (const auto& f : report["findings"]) {
+    auto severity = f.value("severity", "");
+    if (severity != "error" && severity != "warning") continue;
+    Json x = f;
+    if (severity == "warning") {
+      for (const auto& e : explanations) {
+        auto sig = std::find_if(sigs.begin(), sigs.end(),
+                                [&](const explain::Signature& sg) { return sg.id == e.id; });
+        if (sig == sigs.end()) continue;
+        if (std::find(sig->confirms.begin(), sig->confirms.end(), f.value("id", "")) == sig->confirms.end())
+          continue;
+        x["severity"] = "error";
+        x["confirmed_by"] = e.id;
+        break;
+      }
+    }
+    out.push_back(std::move(x));
+  }
+  // Errors first, in the diagnosis's layer order within each severity.
+  std::stable_sort(out.begin(), out.end(), [](const Json& a, const Json& b) {
+    return a.value("severity", "") == "error" && b.value("severity", "") != "error";
+  });
+  return out;
+}
+
+}  // namespace cudiag

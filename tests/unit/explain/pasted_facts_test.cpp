@@ -1,0 +1,125 @@
+// The reader of pasted environment dumps: each recognised line becomes the
+// --assume fact it states, with its line number; the same facts then drive
+// the rules (apply_stated_facts), marked as coming from the pasted text.
+#include "explain/pasted_facts.h"
+
+#include <gtest/gtest.h>
+
+#include "cli/explain_facts.h"
+#include "core/errors.h"
+#include "kb/knowledge_base.h"
+#include "report/collect.h"
+#include "rules/engine.h"
+#include "rules/finding.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::explain {
+namespace {
+
+std::string fact(const std::vector<PastedFact>& facts, const std::string& key) {
+  for (const auto& f : facts) {
+    if (f.key == key) return f.value;
+  }
+  return "";
+}
+
+TEST(PastedFactsTest, NvidiaSmiHeaderAndGpuRow) {
+  auto facts = read_pasted_facts(
+      "+-----------------------------------------------------------------------------+\n"
+      "| NVIDIA-SMI 470.86       Driver Version: 470.86       CUDA Version: 11.4     |\n"
+      "|   0  NVIDIA GeForce RTX 3090     Off  | 00000000:01:00.0  On |                  N/A |\n");
+  EXPECT_EQ(fact(facts, "driver"), "470.86");
+  EXPECT_EQ(fact(facts, "gpu"), "GeForce RTX 3090");
+  ASSERT_FALSE(facts.empty());
+  EXPECT_EQ(facts.front().line, 2u);
+}
+
+TEST(PastedFactsTest, CollectEnvCompletesTheTorchBuild) {
+  auto facts = read_pasted_facts(
+      "PyTorch version: 1.10.2\nIs debug build: False\nCUDA used to build PyTorch: 11.3\n"
+      "OS: Ubuntu 20.04.3 LTS (x86_64)\nPython platform: "
+      "Linux-5.15.90.1-microsoft-standard-WSL2-x86_64-with-glibc2.35\n"
+      "CUDA runtime version: 12.1.105\nNvidia driver version: 535.104.05\n");
+  EXPECT_EQ(fact(facts, "torch"), "1.10.2+cu113");
+  EXPECT_EQ(fact(facts, "os"), "ubuntu20.04");
+  EXPECT_EQ(fact(facts, "wsl"), "2");
+  EXPECT_EQ(fact(facts, "nvcc"), "12.1.105");
+  EXPECT_EQ(fact(facts, "driver"), "535.104.05");
+  EXPECT_EQ(fact(facts, "torch_cuda"), "");  // folded into torch
+  EXPECT_EQ(fact(read_pasted_facts("PyTorch version: 2.0.0\nCUDA used to build PyTorch: None\n"), "torch"),
+            "2.0.0+cpu");
+}
+
+TEST(PastedFactsTest, PackageListsCondaBuildsAndPrintedVersions) {
+  auto facts = read_pasted_facts(
+      "torch==2.1.0+cu121\ntensorflow 2.15.0\njaxlib==0.4.31\ncupy-cuda12x==13.0.0\n"
+      "nvidia-cudnn-cu12==8.9.2.26\n[conda] pytorch 2.1.0 py3.10_cuda12.1_cudnn8.9.2_0 pytorch\n");
+  EXPECT_EQ(fact(facts, "torch"), "2.1.0+cu121");  // the first statement wins
+  EXPECT_EQ(fact(facts, "tensorflow"), "2.15.0");
+  EXPECT_EQ(fact(facts, "jaxlib"), "0.4.31");
+  EXPECT_EQ(fact(facts, "cupy-cuda12x"), "13.0.0");
+  EXPECT_EQ(fact(facts, "cudnn"), "8.9.2.26");
+  auto conda = read_pasted_facts(
+      "pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n");
+  EXPECT_EQ(fact(conda, "torch"), "1.3.0+cu101");
+  EXPECT_EQ(fact(conda, "cudnn"), "7.6.3");
+  auto printed = read_pasted_facts("2.1.0+cu121 12.1 8902\n");
+  EXPECT_EQ(fact(printed, "torch"), "2.1.0+cu121");
+  EXPECT_EQ(fact(printed, "cudnn"), "8.9.2");
+}
+
+TEST(PastedFactsTest, ContainersNvccKernelLogAndLoader) {
+  auto facts = read_pasted_facts(
+      "Cuda compilation tools, release 11.8, V11.8.89\n"
+      "`docker run -it nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04 bash`\n"
+      "[ 5.1] NVRM: API mismatch: the client has the version 535.154.05, but this kernel module has the "
+      "version "
+      "535.129.03\n"
+      "libcuda.so.1 => not found\nls: cannot access '/dev/nvidia*': No such file or directory\n");
+  EXPECT_EQ(fact(facts, "nvcc"), "11.8.89");
+  EXPECT_EQ(fact(facts, "cuda_runtime"), "12.4");
+  EXPECT_EQ(fact(facts, "env.NVIDIA_REQUIRE_CUDA"), "cuda>=12.4");
+  EXPECT_EQ(fact(facts, "container"), "docker");
+  EXPECT_EQ(fact(facts, "nvidia_runtime"), "no");  // docker run without --gpus
+  EXPECT_EQ(fact(facts, "kernel_module"), "535.129.03");
+  EXPECT_EQ(fact(facts, "userspace_driver"), "535.154.05");
+  EXPECT_EQ(fact(facts, "libcuda"), "missing");
+  EXPECT_EQ(fact(facts, "device_nodes"), "missing");
+  EXPECT_EQ(fact(read_pasted_facts("docker run --gpus all img\n"), "nvidia_runtime"), "yes");
+}
+
+TEST(PastedFactsTest, PlainProseGivesNoFacts) {
+  EXPECT_TRUE(read_pasted_facts("I tried everything and it still does not work.\nPlease help!\n").empty());
+}
+
+// The pasted facts go through --assume and the rules exactly as stated facts do.
+TEST(StatedFactsTest, PastedFactsAreDiagnosedAndLabelledWithTheirLine) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  Json report = new_report();
+  auto facts = read_pasted_facts(
+      "NVIDIA-SMI 470.86       Driver Version: 470.86       CUDA Version: 11.4\n"
+      "torch==2.1.0+cu121\n");
+  auto stated = apply_stated_facts(report, {}, facts, kb);
+  EXPECT_EQ(stated.applied.size(), 2u);
+  EXPECT_NE(fact_at(report, "kernel_driver.version").value("source", "").find("from the pasted text, line 1"),
+            std::string::npos);
+  attach_diagnosis(report, diagnose(report, kb));
+  auto findings = stated_findings(report, {}, kb);
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0]["id"], "frameworks.cuda_build_needs_newer_driver");
+  EXPECT_EQ(findings[0]["severity"], "error");
+}
+
+TEST(StatedFactsTest, AssumeWinsOverThePasteAndBadPastedValuesAreSkipped) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  Json report = new_report();
+  auto facts = read_pasted_facts("Driver Version: 470.86\nProduct Name : NVIDIA Frobnicator 9000\n");
+  auto stated = apply_stated_facts(report, {"driver=550.54.15"}, facts, kb);
+  EXPECT_EQ(rules::string_at(report, "kernel_driver.version").value_or(""), "550.54.15");
+  ASSERT_EQ(stated.skipped.size(), 1u);
+  EXPECT_NE(stated.skipped[0].find("Frobnicator"), std::string::npos);
+  EXPECT_THROW(apply_stated_facts(report, {"nonsense=1"}, {}, kb), InputError);
+}
+
+}  // namespace
+}  // namespace cudiag::explain

@@ -32,6 +32,8 @@ packages=(
   # The frameworks tests: a real (CPU-only) PyTorch and venvs for real nvidia-* wheels.
   python3-torch python3-venv
   chromium fonts-dejavu-core
+  # `cudiag fleet`: simdjson (the JSON parser for many reports), zlib (.json.gz); jq and zstd for bench/fleet_speed.py
+  libsimdjson-dev zlib1g-dev jq zstd
 )
 missing=()
 for p in "${packages[@]}"; do

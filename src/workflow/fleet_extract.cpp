@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string_view>
 
 namespace cudiag::workflow::fleet {
@@ -257,7 +258,7 @@ std::string parse_error(simdjson::error_code err) {
       return fmt::format("nested deeper than {} levels: not a report", kMaxJsonDepth);
     case simdjson::UNCLOSED_STRING:
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
-      return "truncated JSON (it ends inside a string, array or object)";
+      return "truncated JSON (the file ends before the document does)";
     case simdjson::UTF8_ERROR:
       return "not valid JSON: invalid UTF-8";
     case simdjson::CAPACITY:
@@ -286,7 +287,15 @@ std::string Extractor::extract(const char* data, std::size_t size, std::size_t c
     impl_->allocated = want;
   }
   dom::element root;
-  if (auto err = impl_->parser.parse(data, size, false).get(root)) return parse_error(err);
+  if (auto err = impl_->parser.parse(data, size, false).get(root)) {
+    // A file cut short (a node that died mid-write) is the common case: say so whatever simdjson tripped on.
+    std::size_t end = size;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(data[end - 1]))) --end;
+    if (end > 0 && data[end - 1] != '}' && data[end - 1] != ']' && data[0] == '{' &&
+        err != simdjson::UTF8_ERROR)
+      return "truncated JSON (the file ends before the document does)";
+    return parse_error(err);
+  }
   if (root.type() != dom::element_type::OBJECT) return "not a cudiag report (expected a JSON object)";
   dom::object top(root);
   std::string_view schema;

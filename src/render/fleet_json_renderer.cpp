@@ -1,5 +1,5 @@
 // `cudiag fleet --format json`: every count and every host, for scripts.
-// Keys (docs/fleet.md): schema, files, reports, unreadable, undiagnosed,
+// Keys (README, docs/ARCHITECTURE.md "The fleet"): schema, files, reports, unreadable, undiagnosed,
 // stacks, groups[{count, majority, stack, hosts, differs_from_majority,
 // less_precise, error_findings}], findings{id: {severity, layer, message,
 // count, hosts, error_count}}, first_failing_layer{layer: {count, hosts}},

@@ -25,19 +25,26 @@ class Writer {
  public:
   explicit Writer(std::string& out) : out_(out) {}
 
+  // Runs of plain characters are appended whole: this is the hot loop of the whole scan.
   void string(std::string_view s) {
     out_ += '"';
-    for (char c : s) {
-      auto u = static_cast<unsigned char>(c);
-      if (c == '"' || c == '\\') {
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      auto u = static_cast<unsigned char>(s[i]);
+      if (u >= 0x20 && u != '"' && u != '\\') continue;
+      out_.append(s.data() + run, i - run);
+      run = i + 1;
+      if (u == '"' || u == '\\') {
         out_ += '\\';
-        out_ += c;
-      } else if (u < 0x20) {
-        out_ += fmt::format("\\u{:04x}", u);
+        out_ += static_cast<char>(u);
       } else {
-        out_ += c;
+        static constexpr char kHex[] = "0123456789abcdef";
+        out_ += "\\u00";
+        out_ += kHex[u >> 4];
+        out_ += kHex[u & 15];
       }
     }
+    out_.append(s.data() + run, s.size() - run);
     out_ += '"';
   }
   void key(std::string_view k) {
@@ -279,7 +286,12 @@ Extractor::Extractor() : impl_(std::make_unique<Impl>()) {}
 Extractor::~Extractor() = default;
 
 std::string Extractor::extract(const char* data, std::size_t size, std::size_t capacity, Extract& out) {
-  out = Extract{};
+  // Cleared, not replaced: the buffers are reused from report to report.
+  out.projection.clear();
+  out.host.clear();
+  out.diagnosed = false;
+  out.findings.clear();
+  out.first_failing_layer.clear();
   if (capacity < size + simdjson::SIMDJSON_PADDING) return "internal: buffer without padding";
   if (size > impl_->allocated || impl_->allocated == 0) {
     std::size_t want = std::max<std::size_t>(size, 64 * 1024);

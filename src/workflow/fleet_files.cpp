@@ -249,6 +249,9 @@ std::string ReportFile::inflate_zstd(std::size_t raw_size) {
     if (ZSTD_isError(rc)) return fmt::format("corrupt zstd data ({})", ZSTD_getErrorName(rc));
     if (out > kMaxReportBytes)
       return fmt::format("larger than {} MiB once decompressed", kMaxReportBytes >> 20);
+    // Every frame complete and all input used: done. Asking again would return the next frame's
+    // header hint (non-zero) and read as truncated when the output had filled exactly.
+    if (rc == 0 && in.pos == in.size) break;
     // All input consumed and the output not full: the decoder has nothing more to give.
     if (in.pos == in.size && dst.pos < dst.size) break;
   }

@@ -44,7 +44,7 @@ for d, _, names in os.walk(sys.argv[1]):
     for n in names:
         p = os.path.join(d, n)
         try:
-  if n.endswith(".json"):
+            if n.endswith(".json"):
                 r = json.load(open(p, "rb"))
             elif n.endswith(".json.gz"):
                 r = json.load(gzip.open(p))
@@ -57,8 +57,7 @@ for d, _, names in os.walk(sys.argv[1]):
                               [x.get("device_id", {}).get("value") for x in kd.get("pci_devices", [])],
                               r.get("container", {}).get("image", {}).get("value")])
             stacks[key] += 1
-            for f in {f["id"] for f in r.get("findings", [])
-    }:
+            for f in {f["id"] for f in r.get("findings", [])}:
                 findings[f] += 1
         except Exception:
             bad += 1
@@ -140,11 +139,14 @@ def main():
     rows.append((f"cudiag fleet, first {max(1, len(racks) // 10)} racks", tenth))
     if not a.skip_alternatives:
         jq = timed(f"find {fleet} -name '*.json' -print0 | xargs -0 jq -r '{JQ_PROGRAM}' 2>/dev/null "
-                   "| sort | uniq -c | wc -l", shell=True)
+                   "| sort | uniq -c | wc -l", shell=True, stdout=subprocess.PIPE)
         rows.append(("jq pipeline", jq))
         py = timed([sys.executable, "-c", PY_LOOP, fleet], stdout=subprocess.PIPE)
         rows.append(("python json loop", py))
     load_after = os.getloadavg()
+    if not a.skip_alternatives:
+        print(f"jq: {jq['stdout'].strip()} distinct stack keys + finding ids (uniq -c lines); "
+              f"python: stacks, reports, unreadable, finding ids = {py['stdout'].strip()} {py['stderr'].strip()[-200:]}")
     print(f"\n{'command':34} {'wall s':>8} {'CPU s':>8} {'peak MB':>8} {'x cudiag':>9}")
     for name, r in rows:
         print(f"{name:34} {r['wall']:8.2f} {r['cpu']:8.2f} {r['rss_mb']:8.1f} {r['wall'] / cud['wall']:9.1f}")

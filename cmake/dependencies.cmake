@@ -19,3 +19,6 @@ if(CUDIAG_LIBZIP_PATH)
   endif()
 endif()
 find_package(Threads REQUIRED)
+# `cudiag fleet`: simdjson parses thousands of saved reports a second; zlib reads .json.gz ones.
+find_package(simdjson REQUIRED)
+find_package(ZLIB REQUIRED)

@@ -35,6 +35,8 @@ packages=(
   # Fleet tests (tests/fleet/, docs/fleet.md): the real Prometheus, promtool, node_exporter and a
   # one-node Slurm with munge; no recommends keeps the Slurm install to ~3 MB.
   prometheus prometheus-node-exporter slurmctld slurmd slurm-client munge
+  # `cudiag fleet`: simdjson (the JSON parser for many reports), zlib (.json.gz); jq and zstd for bench/fleet_speed.py
+  libsimdjson-dev zlib1g-dev jq zstd
 )
 missing=()
 for p in "${packages[@]}"; do

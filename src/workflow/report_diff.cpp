@@ -107,6 +107,8 @@ std::map<std::string, FindingKey> findings_of(const Json& report) {
   return out;
 }
 
+}  // namespace
+
 void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out,
                  std::vector<Difference>& precision) {
   std::vector<std::string> keys;
@@ -130,8 +132,6 @@ void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out,
     (same_but_less_precise(a, b) ? precision : out).push_back(d);
   }
 }
-
-}  // namespace
 
 ReportDiff diff_reports(const Json& a, const Json& b, const kb::KnowledgeBase& kb) {
   ReportDiff d;

@@ -33,6 +33,13 @@ struct ReportDiff {
 
 ReportDiff diff_reports(const Json& a, const Json& b, const kb::KnowledgeBase& kb);
 
+struct Stack;
+// The stack values that differ between two stacks (the diff's compatibility
+// logic, also used by `cudiag fleet`): `out` matters for compatibility;
+// `precision` is the same value read less precisely on one side ("9" vs "9.1.0").
+void diff_stacks(const Stack& sa, const Stack& sb, std::vector<Difference>& out,
+                 std::vector<Difference>& precision);
+
 std::string render_diff_text(const ReportDiff& d, const std::string& name_a, const std::string& name_b);
 Json diff_to_json(const ReportDiff& d, const std::string& name_a, const std::string& name_b);
 

@@ -47,4 +47,7 @@ set(LIBZIP_INCLUDE_DIRS "${_stage}")
 # the others' sonames after it.
 set(CUDIAG_LIBZIP_SONAME "libzip.so.4")
 find_package(Threads REQUIRED)
+# zig's libc++ comes with ~120 MB of DWARF; the release binary keeps its symbol
+# table (readable backtraces) and drops the debug sections (~3 MB left).
+string(APPEND CMAKE_EXE_LINKER_FLAGS " -Wl,--strip-debug")
 include(${CMAKE_CURRENT_LIST_DIR}/portable_notices.cmake)

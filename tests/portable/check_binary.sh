@@ -28,7 +28,7 @@ interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)\
 # Every versioned dependency (readelf's "Version needs" section): the newest
 # GLIBC_ one must not be newer than the floor; no GLIBCXX_/CXXABI_ at all.
 versions=$(readelf -V "$bin" | sed -n 's/.*Name: \([A-Z_]*[0-9][0-9.]*\).*/\1/p' | sort -u)
-if echo "$versions" | grep -Eq '^(GLIBCXX|CXXABI)_'; then
+if echo "$versions" | grep -E '^(GLIBCXX|CXXABI)_' >/dev/null; then
   fail "needs libstdc++ symbol versions: $(echo $versions)"
 fi
 newest=$(echo "$versions" | sed -n 's/^GLIBC_//p' | sort -V | tail -1)
@@ -39,7 +39,7 @@ if [ "$(printf '%s\n%s\n' "$newest" "$floor" | sort -V | tail -1)" != "$floor" ]
 fi
 echo "newest GLIBC_ version needed: $newest (floor $floor)"
 
-"$bin" --version | grep -q '^cudiag ' || fail "--version printed no version"
+"$bin" --version | grep '^cudiag ' >/dev/null || fail "--version printed no version"
 set +e
 out=$(CUDIAG_CACHE_DIR= "$bin" report --format json --no-frameworks)
 rc=$?

@@ -17,8 +17,8 @@ if [ ! -x "$root/usr/bin/ldd" ]; then
 fi
 [ "$(id -u)" -eq 0 ] || { echo "old_glibc_test: needs root for chroot; skipped" >&2; exit 77; }
 [ -x "$bin" ] || fail "$bin: not an executable file"
-glibc=$(chroot "$root" ldd --version | head -1 | awk '{print $NF}')
-host_glibc=$(ldd --version | head -1 | awk '{print $NF}')
+glibc=$(chroot "$root" ldd --version | awk 'NR == 1 {print $NF}')
+host_glibc=$(ldd --version | awk 'NR == 1 {print $NF}')
 [ "$(printf '%s\n%s\n' "$glibc" "$host_glibc" | sort -V | head -1)" = "$glibc" ] && [ "$glibc" != "$host_glibc" ] ||
   fail "the chroot's glibc $glibc is not older than this machine's $host_glibc"
 

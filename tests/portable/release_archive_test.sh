@@ -18,11 +18,11 @@ cmp -s "$archive" "$out-2/$(basename "$archive")" || fail "two runs gave differe
 name=$(basename "$archive" .tar.gz)
 list=$(tar -tzf "$archive")
 for f in cudiag THIRD-PARTY-NOTICES.txt README.md docs/install.md; do
-  echo "$list" | grep -qx "$name/$f" || fail "$f is not in the archive"
+  echo "$list" | grep -x "$name/$f" >/dev/null || fail "$f is not in the archive"
 done
 mkdir -p "$out/unpacked"
 tar -C "$out/unpacked" -xzf "$archive"
 cmp -s "$out/unpacked/$name/cudiag" "$work/venv/bin/cudiag" || fail "the archive's binary is not the wheel's"
-"$out/unpacked/$name/cudiag" --version | grep -q '^cudiag ' || fail "the unpacked binary does not run"
+"$out/unpacked/$name/cudiag" --version | grep '^cudiag ' >/dev/null || fail "the unpacked binary does not run"
 grep -q 'libc++' "$out/unpacked/$name/THIRD-PARTY-NOTICES.txt" || fail "the notices lack libc++"
 echo "release_archive_test: $(basename "$archive") ($(( $(stat -c %s "$archive") / 1024 )) KiB) ok"

@@ -30,18 +30,18 @@ wheels=("$work"/dist/cudiag-*.whl)
 wheel=${wheels[0]}
 echo "wheel: $(basename "$wheel") ($(( $(stat -c %s "$wheel") / 1024 )) KiB)"
 tag=$(basename "$wheel" .whl | cut -d- -f3-)
-case "$tag" in
-  py3-none-manylinux_2_*_x86_64) ;;
-  *) fail "tag $tag is not py3-none-manylinux_2_X_x86_64" ;;
-esac
-plat=${tag#py3-none-}
+# py3-none-<platforms>, the platforms joined by dots (a PEP 600 tag and its
+# legacy alias, e.g. manylinux2014_x86_64.manylinux_2_17_x86_64).
+case "$tag" in py3-none-*) ;; *) fail "tag $tag is not py3-none-…" ;; esac
+plat=$(echo "${tag#py3-none-}" | tr '.' '\n' | grep -E '^manylinux_2_[0-9]+_x86_64$' || true)
+[ "$(echo "$plat" | wc -w)" -eq 1 ] || fail "tag $tag has no (or several) manylinux_2_X_x86_64 platforms"
 floor=$(echo "$plat" | sed 's/manylinux_\([0-9]*\)_\([0-9]*\)_x86_64/\1.\2/')
 [ "$(printf '%s\n2.28\n' "$floor" | sort -V | tail -1)" = "2.28" ] || fail "tag $plat is newer than manylinux_2_28"
 
 # auditwheel reads the binary in .data/scripts/ and says which tag it allows;
 # the wheel's own tag must be that one.
 show=$(PATH="$tools_bin:$PATH" "$tools_bin/auditwheel" show "$wheel" 2>&1) || { echo "$show" >&2; fail "auditwheel show failed"; }
-echo "$show" | tr '\n' ' ' | grep -q "consistent with the following platform tag: \"$plat\"" || {
+echo "$show" | tr '\n' ' ' | grep "consistent with the following platform tag: \"$plat\"" >/dev/null || {
   echo "$show" >&2
   fail "auditwheel does not agree with the tag $plat"
 }

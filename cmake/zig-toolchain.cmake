@@ -14,10 +14,13 @@ set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(CUDIAG_GLIBC_FLOOR 2.28 CACHE STRING "Oldest glibc the portable binary runs on (zig -target x86_64-linux-gnu.<this>)")
 set(CUDIAG_PORTABLE ON CACHE BOOL "Portable build: static libc++, header-only fmt, static lz4/zstd" FORCE)
 
-if(NOT CUDIAG_ZIG AND DEFINED ENV{CUDIAG_ZIG})
-  set(CUDIAG_ZIG "$ENV{CUDIAG_ZIG}")
-endif()
-if(NOT CUDIAG_ZIG)
+# The zig of this run, not only the cached one: pip's isolated build
+# environment (and its ziglang) is a new temporary directory every time, so a
+# cached path from an earlier `pip wheel .` may be gone.
+set(_zig "")
+if(DEFINED ENV{CUDIAG_ZIG})
+  set(_zig "$ENV{CUDIAG_ZIG}")
+else()
   # The module, not `python -m ziglang`: in pip's isolated build environment
   # only the interpreter pip started sees it, so the wrappers need the path.
   foreach(py IN ITEMS "${CUDIAG_PYTHON}" "${Python_EXECUTABLE}" "${Python3_EXECUTABLE}" python3)
@@ -26,17 +29,21 @@ if(NOT CUDIAG_ZIG)
     endif()
     execute_process(
       COMMAND "${py}" -c "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'zig'))"
-      OUTPUT_VARIABLE _zig OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _rc)
-    if(_rc EQUAL 0 AND EXISTS "${_zig}")
-      set(CUDIAG_ZIG "${_zig}")
+      OUTPUT_VARIABLE _found OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _rc)
+    if(_rc EQUAL 0 AND EXISTS "${_found}")
+      set(_zig "${_found}")
       break()
     endif()
   endforeach()
 endif()
+if(_zig STREQUAL "" AND CUDIAG_ZIG AND EXISTS "${CUDIAG_ZIG}")
+  set(_zig "${CUDIAG_ZIG}")
+endif()
+set(CUDIAG_ZIG "${_zig}")
 if(NOT CUDIAG_ZIG)
   message(FATAL_ERROR "zig-toolchain: no zig found; `pip install ziglang==0.17.1` or set CUDIAG_ZIG=/path/to/zig")
 endif()
-set(CUDIAG_ZIG "${CUDIAG_ZIG}" CACHE FILEPATH "The zig executable of the portable build")
+set(CUDIAG_ZIG "${CUDIAG_ZIG}" CACHE FILEPATH "The zig executable of the portable build" FORCE)
 # Try-compiles read this file again without the cache: hand them the answer.
 set(ENV{CUDIAG_ZIG} "${CUDIAG_ZIG}")
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CUDIAG_GLIBC_FLOOR)

@@ -1,4 +1,10 @@
 # Every dependency comes from Debian's packages; docs/ARCHITECTURE.md says why each.
+if(CUDIAG_PORTABLE)
+  # cmake/zig-toolchain.cmake: the same packages, used so that nothing of the
+  # build machine's glibc or libstdc++ reaches the binary.
+  include(${CMAKE_CURRENT_LIST_DIR}/portable_dependencies.cmake)
+  return()
+endif()
 find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)

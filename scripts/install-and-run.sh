@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 if [ "$(id -u)" -eq 0 ]; then
   bash scripts/install-deps.sh
 fi
-cmake -S . -B build -G Ninja >/dev/null
+source scripts/configure.sh
+cudiag_configure build
 ninja -C build -j "$(nproc)" cudiag
 set +e
 ./build/src/cudiag check

@@ -37,6 +37,8 @@ packages=(
   prometheus prometheus-node-exporter slurmctld slurmd slurm-client munge
   # `cudiag fleet`: simdjson (the JSON parser for many reports), zlib (.json.gz); jq and zstd for bench/fleet_speed.py
   libsimdjson-dev zlib1g-dev jq zstd
+  # The portable binary's tests (tests/portable): readelf, and a Debian 11 chroot to run it under glibc 2.31.
+  binutils debootstrap
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -85,4 +87,26 @@ fi
 # deploy/kubernetes/ validates offline (no cluster, no kubeconform in Debian 12). Pinned.
 if ! command -v kubernetes-validate >/dev/null 2>&1; then
   PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check kubernetes-validate==1.37.0
+fi
+
+# The portable binary and its wheel (tests/portable, docs/install.md): pinned
+# PyPI tools in a venv of their own, so Debian's python stays untouched.
+# scikit-build-core builds the wheel, ziglang is the compiler (zig c++ against
+# glibc 2.28), auditwheel checks the tag; the ctest runs pip without build
+# isolation, i.e. offline, with these.
+wheel_tools=/opt/cudiag-wheel-tools
+wheel_pins=(scikit-build-core==1.1.2 ziglang==0.17.1 auditwheel==6.8.2 build==1.6.1)
+if ! "$wheel_tools/bin/python" -c 'import scikit_build_core, ziglang, auditwheel, build' >/dev/null 2>&1; then
+  /usr/bin/python3 -m venv "$wheel_tools"
+  "$wheel_tools/bin/pip" install -q --disable-pip-version-check "${wheel_pins[@]}"
+fi
+
+# Debian 11 (glibc 2.31) as a chroot the portable binary runs in
+# (tests/portable/old_glibc_test.sh; ~75 s, 215 MB). Debian 10 (glibc 2.28) is
+# no longer served by deb.debian.org. Without it that test is skipped.
+old_glibc_root=/opt/cudiag-bullseye
+if [ ! -x "$old_glibc_root/usr/bin/ldd" ]; then
+  debootstrap --variant=minbase bullseye "$old_glibc_root.tmp" http://deb.debian.org/debian >/dev/null &&
+    mv "$old_glibc_root.tmp" "$old_glibc_root" ||
+    { rm -rf "$old_glibc_root.tmp"; echo "install-deps.sh: no bullseye chroot; tests/portable/old_glibc_test.sh will skip" >&2; }
 fi

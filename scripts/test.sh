@@ -26,12 +26,10 @@ elif [ "${CI:-}" = true ]; then
   echo "scripts/test.sh: CI needs scripts/install-deps.sh, which needs root or passwordless sudo" >&2
   exit 2
 fi
-# ccache, when present, makes rebuilds cheap (CI on the same machine, second runs).
-if command -v ccache >/dev/null 2>&1; then
-  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-  flags+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
-cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
+# The same configuration as install-and-run.sh (scripts/configure.sh), so
+# after it only the tests are left to build.
+source scripts/configure.sh
+cudiag_configure "$build" "${flags[@]}"
 ninja -C "$build" -j "$(nproc)"
 if [ "$slow" = 1 ]; then
   exec bash tests/slow/run.sh "$build"

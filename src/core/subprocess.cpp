@@ -385,12 +385,44 @@ std::vector<ChildOutcome> run_children(const std::vector<ChildSpec>& specs,
   return group.wait();
 }
 
+namespace {
+// sigabbrev_np() would do, but it is GLIBC_2.32 and the portable binary runs
+// on glibc 2.28 (docs/ARCHITECTURE.md, "Portable binary and wheel").
+const char* signal_abbrev(int sig) {
+  switch (sig) {
+    case SIGHUP: return "HUP";
+    case SIGINT: return "INT";
+    case SIGQUIT: return "QUIT";
+    case SIGILL: return "ILL";
+    case SIGTRAP: return "TRAP";
+    case SIGABRT: return "ABRT";
+    case SIGBUS: return "BUS";
+    case SIGFPE: return "FPE";
+    case SIGKILL: return "KILL";
+    case SIGUSR1: return "USR1";
+    case SIGSEGV: return "SEGV";
+    case SIGUSR2: return "USR2";
+    case SIGPIPE: return "PIPE";
+    case SIGALRM: return "ALRM";
+    case SIGTERM: return "TERM";
+    case SIGCHLD: return "CHLD";
+    case SIGCONT: return "CONT";
+    case SIGSTOP: return "STOP";
+    case SIGTSTP: return "TSTP";
+    case SIGXCPU: return "XCPU";
+    case SIGXFSZ: return "XFSZ";
+    case SIGSYS: return "SYS";
+    default: return nullptr;
+  }
+}
+}  // namespace
+
 std::string describe_outcome(const ChildOutcome& outcome, std::chrono::milliseconds timeout) {
   switch (outcome.status) {
     case ChildOutcome::Status::kExited:
       return fmt::format("exited with status {}", outcome.exit_code);
     case ChildOutcome::Status::kSignaled: {
-      const char* name = sigabbrev_np(outcome.signal);
+      const char* name = signal_abbrev(outcome.signal);
       return fmt::format("killed by SIG{} (signal {})", name ? name : "?", outcome.signal);
     }
     case ChildOutcome::Status::kTimedOut:

@@ -32,7 +32,11 @@ Loaded load() {
   if (handle == nullptr) {
     const char* e = ::dlerror();
     l.error = e ? e : CUDIAG_LIBZIP_SONAME ": cannot be loaded";
-    return l;
+    // The portable binary meets older distributions too: libzip 1.5 and 1.6
+    // (Ubuntu 20.04, RHEL 8) are libzip.so.5, with the same functions used here.
+    handle = ::dlopen("libzip.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) return l;  // the error names the soname this build expects
+    l.error.clear();
   }
   auto& a = l.api;
   bind(handle, a.open, "zip_open", l.error);

@@ -106,13 +106,11 @@ std::vector<Build> builds_in(const Json& report) {
     b.name = l.value("name", b.library);
     b.label = fmt::format("{}{}{} ({})", b.name, version.empty() ? "" : " ", version, b.path);
     std::set<std::string> seen;  // one entry per arch (and PTX ISA) across the files
-    std::size_t files_with_code = 0;
     for (const auto& f : l["files"]) {
       if (!f.is_object() || !f.contains("architectures")) continue;
       std::vector<inspect::FatbinEntry> entries;
       std::string names;
       append_arch_entries(f["architectures"], entries, names);
-      if (!entries.empty()) ++files_with_code;
       for (const auto& e : entries) {
         auto isa = e.ptx_isa();
         auto key = fmt::format("{} {} {}", static_cast<int>(e.kind), inspect::sm_name(e.arch),

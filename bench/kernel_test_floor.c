@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
   void* params[] = {&x, &y, &a, &b, &n};
   if ((r = SYM("cuDeviceGet")(&dev, 0)) || (r = SYM("cuDevicePrimaryCtxRetain")(&ctx, dev)) ||
       (r = SYM("cuCtxSetCurrent")(ctx)) || (r = SYM("cuModuleLoadData")(&mod, ptx)) ||
-      (r = SYM("cuModuleGetFunction")(&fn, mod, "cudiag_axpy")) || (r = SYM("cuMemAlloc_v2")(&x, sizeof hx)) ||
-      (r = SYM("cuMemAlloc_v2")(&y, sizeof hy)) || (r = SYM("cuMemcpyHtoD_v2")(x, hx, sizeof hx)) ||
+      (r = SYM("cuModuleGetFunction")(&fn, mod, "cudiag_axpy")) ||
+      (r = SYM("cuMemAlloc_v2")(&x, sizeof hx)) || (r = SYM("cuMemAlloc_v2")(&y, sizeof hy)) ||
+      (r = SYM("cuMemcpyHtoD_v2")(x, hx, sizeof hx)) ||
       (r = SYM("cuLaunchKernel")(fn, (N + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, params, NULL)) ||
       (r = SYM("cuCtxSynchronize")()) || (r = SYM("cuMemcpyDtoH_v2")(hy, y, sizeof hy))) {
     printf("failed: %d\n", r);

@@ -27,7 +27,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git python3 python3-pip python3-jsonschema
   libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev liblz4-dev libzstd-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
   libcuda1 libnvidia-ml1 nvidia-smi
   # The frameworks tests: a real (CPU-only) PyTorch and venvs for real nvidia-* wheels.
   python3-torch python3-venv

@@ -1,10 +1,10 @@
 #include "child/child_probe.h"
 
-#include "core/subprocess.h"
-
 #include <cstdio>
 #include <exception>
 #include <map>
+
+#include "core/subprocess.h"
 
 namespace cudiag {
 

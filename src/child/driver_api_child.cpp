@@ -21,8 +21,9 @@ constexpr int kAttrComputeCapabilityMinor = 76;
 std::string format_uuid(const CuUuid& u) {
   char buf[64];
   const unsigned char* b = u.bytes;
-  std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                b[15]);
   return buf;
 }
 
@@ -42,7 +43,8 @@ Json probe_device(const Library& lib, int ordinal) {
   if (auto attr = lib.symbol<CuResult (*)(int*, int, CuDevice)>("cuDeviceGetAttribute")) {
     int major = 0;
     int minor = 0;
-    if (attr(&major, kAttrComputeCapabilityMajor, handle) == 0 && attr(&minor, kAttrComputeCapabilityMinor, handle) == 0) {
+    if (attr(&major, kAttrComputeCapabilityMajor, handle) == 0 &&
+        attr(&minor, kAttrComputeCapabilityMinor, handle) == 0) {
       dev["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
     }
   }

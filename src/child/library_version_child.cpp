@@ -1,7 +1,7 @@
 // Child probe "library": loads one CUDA library and calls the functions the
 // catalog names for its version (cudnnGetVersion, ncclGetVersion, ...).
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 
 #include "child/child_probe.h"
 #include "child/dl.h"

@@ -40,9 +40,11 @@ Json probe_device(const Library& lib, unsigned index) {
     return dev;
   }
   char buf[256] = {};
-  if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetName"); fn && fn(handle, buf, 255) == 0)
+  if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetName");
+      fn && fn(handle, buf, 255) == 0)
     dev["name"] = buf;
-  if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetUUID"); fn && fn(handle, buf, 255) == 0)
+  if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetUUID");
+      fn && fn(handle, buf, 255) == 0)
     dev["uuid"] = buf;
   auto pci = lib.symbol<NvmlReturn (*)(NvmlDevice, NvmlPciInfo*)>("nvmlDeviceGetPciInfo_v3");
   if (pci != nullptr) {
@@ -55,7 +57,8 @@ Json probe_device(const Library& lib, unsigned index) {
   if (auto fn = lib.symbol<NvmlReturn (*)(NvmlDevice, int*, int*)>("nvmlDeviceGetCudaComputeCapability")) {
     int major = 0;
     int minor = 0;
-    if (fn(handle, &major, &minor) == 0) dev["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
+    if (fn(handle, &major, &minor) == 0)
+      dev["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
   }
   // nvmlBrandType_t as a number: libnvidia-container turns it into the
   // brand= value of NVIDIA_REQUIRE_* (src/driver.c), which the rules do.

@@ -7,8 +7,8 @@
 #include "kb/knowledge_base.h"
 #include "render/output.h"
 #include "render/render.h"
-#include "workflow/requirements.h"
 #include "workflow/fleet_view.h"
+#include "workflow/requirements.h"
 
 namespace cudiag {
 namespace {
@@ -16,7 +16,7 @@ namespace {
 struct CheckArgs {
   std::string format = "text";
   bool include_identity = false;
-  bool deep = false;  // also run a real kernel (cudiag test) and report it as kernel_test
+  bool deep = false;                   // also run a real kernel (cudiag test) and report it as kernel_test
   std::vector<std::string> requires_;  // --require KEY OP VERSION: a CI gate (workflow/requirements.h)
   std::string output;                  // -o FILE: write the rendered report there (atomically)
   PipelineArgs pipeline;
@@ -28,13 +28,15 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
   add_pipeline_options(app, args->pipeline);
   add_no_collect_option(app, args->pipeline);
   add_identity_flag(app, args->include_identity);
-  app.add_flag("--deep", args->deep, "Also launch a real kernel on every GPU (as `cudiag test`) and report it");
+  app.add_flag("--deep", args->deep,
+               "Also launch a real kernel on every GPU (as `cudiag test`) and report it");
   app.add_option("--require", args->requires_,
                  "Fail (exit 1) unless KEY OP VERSION holds, e.g. 'driver>=550', 'torch.cuda==12.4', "
                  "kernel-test (repeatable; docs/ci.md lists the keys)");
   app.add_option("-o,--output", args->output, "Write the output to FILE (atomically) instead of stdout");
   return [args, &global] {
-    for (const auto& r : args->requires_) args->pipeline.requirements.push_back(workflow::parse_requirement(r));
+    for (const auto& r : args->requires_)
+      args->pipeline.requirements.push_back(workflow::parse_requirement(r));
     // The kernel test asks whether kernels run; the libraries' architectures say which could.
     if (args->deep) args->pipeline.binaries = args->pipeline.confirm_versions = true;
     args->pipeline.deep = args->deep;
@@ -51,7 +53,8 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
   };
 }
 
-const RegisterCommand kCheck{{"check", "Check this machine's CUDA stack layer by layer (the default command)", 10, setup_check}};
+const RegisterCommand kCheck{
+    {"check", "Check this machine's CUDA stack layer by layer (the default command)", 10, setup_check}};
 
 }  // namespace
 }  // namespace cudiag

@@ -46,7 +46,6 @@ struct ExplainArgs {
 // A log: a regular file or a pipe (--file <(journalctl ...)), bounded.
 std::string read_input_file(const std::string& path) { return read_input_bytes(path); }
 
-
 int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   if (!args.file.empty() && !args.text.empty())
     throw InputError("explain: give the message or --file LOG, not both");
@@ -109,7 +108,8 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     if (overlay && stated) {
       auto facts = apply_stated_facts(*report, assumptions, pasted, kb);
       for (const auto& f : facts.applied)
-        result.stated.push_back(fmt::format("{} (from the pasted text, line {}: {})", f.assumption(), f.line, f.what));
+        result.stated.push_back(
+            fmt::format("{} (from the pasted text, line {}: {})", f.assumption(), f.line, f.what));
       result.skipped = facts.skipped;
       diagnose_into(*report, global);
     }

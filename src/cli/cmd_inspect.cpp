@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "render/output.h"
 #include "core/errors.h"
 #include "core/json.h"
 #include "core/subprocess.h"
@@ -22,6 +21,7 @@
 #include "inspect/listing.h"
 #include "inspect/scan.h"
 #include "inspect/verdict.h"
+#include "render/output.h"
 
 namespace cudiag {
 namespace {

@@ -1,14 +1,14 @@
 // `cudiag kb`: read the knowledge base. Each subcommand prints one answer,
 // readable at 80 columns, or the same as JSON with --format json. A query the
 // knowledge base cannot answer is bad input (exit 2) with a one-line message.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/errors.h"
@@ -65,13 +65,15 @@ void emit_json(const Json& j) { std::cout << json_text(j) << "\n"; }
 
 // --- subcommands
 
-int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string& version, const std::string& os) {
+int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string& version,
+                   const std::string& os) {
   auto cuda = parse_version_arg(version);
   auto req = k.driver_for_cuda(cuda, os);
   if (!req) {
     // Unknown, said so: the nearest rows are shown as what they are, never as this release's answer.
     auto near = k.nearest_toolkit_releases(cuda);
-    if (near.empty()) throw InputError(fmt::format("CUDA {}: no such toolkit release in the knowledge base", version));
+    if (near.empty())
+      throw InputError(fmt::format("CUDA {}: no such toolkit release in the knowledge base", version));
     if (o.json()) {
       Json j = Json::object();
       j["cuda"] = version;
@@ -84,7 +86,10 @@ int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string
       emit_json(j);
       return kExitErrorFinding;
     }
-    std::cout << fmt::format("CUDA {}: unknown — the knowledge base has no row for this release, so its minimum driver is unknown.\n", version);
+    std::cout << fmt::format(
+        "CUDA {}: unknown — the knowledge base has no row for this release, so its minimum driver is "
+        "unknown.\n",
+        version);
     std::cout << "  Nearest known releases (not this release's answer):\n";
     for (const auto* r : near) {
       const auto& col = r->for_os(os);
@@ -99,23 +104,28 @@ int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string
   }
   auto& out = std::cout;
   const auto& rel = *req->release;
-  out << fmt::format("CUDA {} ({}, {}) on {}\n", version, rel.cuda.text(), rel.release, os == "windows" ? "Windows" : "Linux x86_64");
+  out << fmt::format("CUDA {} ({}, {}) on {}\n", version, rel.cuda.text(), rel.release,
+                     os == "windows" ? "Windows" : "Linux x86_64");
   if (req->full_min) {
     std::string how = req->full_min_from == "bundled" ? "bundled driver; Table 3 not read" : "RN Table 3";
-    out << wrap("  Full features:          ",
-                fmt::format("driver >= {} ({}){}", req->full_min->text(), how, confidence_tag(req->full_confidence)), 26);
+    out << wrap(
+        "  Full features:          ",
+        fmt::format("driver >= {} ({}){}", req->full_min->text(), how, confidence_tag(req->full_confidence)),
+        26);
   } else {
-    out << "  Full features:          not in the knowledge base" << confidence_tag(req->full_confidence) << "\n";
+    out << "  Full features:          not in the knowledge base" << confidence_tag(req->full_confidence)
+        << "\n";
   }
   if (req->mvc) {
     if (req->mvc_min) {
       auto conf = os == "windows" ? req->mvc->windows_confidence : req->mvc->confidence;
       out << wrap("  Minor-version compat:   ",
-                  fmt::format("driver >= {} (any CUDA {}.x app, limited){}", req->mvc_min->text(), req->mvc->cuda_major,
-                              confidence_tag(conf)),
+                  fmt::format("driver >= {} (any CUDA {}.x app, limited){}", req->mvc_min->text(),
+                              req->mvc->cuda_major, confidence_tag(conf)),
                   26);
     } else {
-      out << fmt::format("  Minor-version compat:   CUDA {}.x minimum not in the knowledge base\n", req->mvc->cuda_major);
+      out << fmt::format("  Minor-version compat:   CUDA {}.x minimum not in the knowledge base\n",
+                         req->mvc->cuda_major);
     }
   } else {
     out << "  Minor-version compat:   none before CUDA 11: this release needs its own driver\n";
@@ -146,11 +156,14 @@ int run_cuda_for_driver(const KnowledgeBase& k, const KbOptions& o, const std::s
   auto& out = std::cout;
   const auto& b = *m->branch;
   if (m->exact) {
-    out << fmt::format("Driver {} (branch R{}) supports CUDA {}{}\n", driver.text(), b.branch, b.cuda.text(), confidence_tag(b.confidence));
+    out << fmt::format("Driver {} (branch R{}) supports CUDA {}{}\n", driver.text(), b.branch, b.cuda.text(),
+                       confidence_tag(b.confidence));
   } else {
-    out << wrap("", fmt::format("Driver {}: branch R{} is not in the knowledge base; the nearest older branch R{} supports CUDA {}, "
-                                "so this driver supports at least that.",
-                                driver.text(), driver.major(), b.branch, b.cuda.text()),
+    out << wrap("",
+                fmt::format("Driver {}: branch R{} is not in the knowledge base; the nearest older branch "
+                            "R{} supports CUDA {}, "
+                            "so this driver supports at least that.",
+                            driver.text(), driver.major(), b.branch, b.cuda.text()),
                 0);
   }
   out << "  (the value of cuDriverGetVersion and nvidia-smi's \"CUDA Version\")\n";
@@ -169,20 +182,25 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
     return kExitOk;
   }
   auto& out = std::cout;
-  out << fmt::format("{} (compute capability {}): {}{}\n", m->variant ? m->variant->sm : a.sm, a.cc.text(), a.name,
-                     a.segment == "unknown" ? "" : ", " + a.segment);
+  out << fmt::format("{} (compute capability {}): {}{}\n", m->variant ? m->variant->sm : a.sm, a.cc.text(),
+                     a.name, a.segment == "unknown" ? "" : ", " + a.segment);
   if (!a.examples.empty()) {
     std::string ex;
     for (const auto& e : a.examples) ex += (ex.empty() ? "" : ", ") + e;
     out << wrap("  GPUs:                 ", ex, 24);
   }
-  std::string first = a.first_cuda ? a.first_cuda->text() : fmt::format("{} or earlier", opt_text(a.first_cuda_at_most));
+  std::string first =
+      a.first_cuda ? a.first_cuda->text() : fmt::format("{} or earlier", opt_text(a.first_cuda_at_most));
   out << fmt::format("  SASS from CUDA:       {}\n", first);
-  out << fmt::format("  Last CUDA with SASS:  {}\n", a.last_cuda ? a.last_cuda->text() : "current (still targeted)");
-  out << fmt::format("  Last driver branch:   {}\n",
-                     a.last_driver_branch    ? fmt::format("R{}", *a.last_driver_branch)
-                     : a.segment == "embedded" ? std::string("JetPack decides (Jetson modules use the L4T driver stack, not a desktop/datacenter branch)")
-                                               : std::string("current (still supported)"));
+  out << fmt::format("  Last CUDA with SASS:  {}\n",
+                     a.last_cuda ? a.last_cuda->text() : "current (still targeted)");
+  out << fmt::format(
+      "  Last driver branch:   {}\n",
+      a.last_driver_branch ? fmt::format("R{}", *a.last_driver_branch)
+      : a.segment == "embedded"
+          ? std::string(
+                "JetPack decides (Jetson modules use the L4T driver stack, not a desktop/datacenter branch)")
+          : std::string("current (still supported)"));
   if (a.min_ptx_isa) out << fmt::format("  Needs PTX ISA:        {} or newer\n", a.min_ptx_isa->text());
   out << wrap("  Carries forward:      ", a.carries_forward, 24);
   if (!a.variants.empty()) {
@@ -199,14 +217,16 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
       out << wrap(fmt::format("    {:<9} ", v.sm), line, 14);
     }
   }
-  if (a.confidence != kb::Confidence::kConfirmed) out << fmt::format("  Confidence: {}\n", kb::to_string(a.confidence));
+  if (a.confidence != kb::Confidence::kConfirmed)
+    out << fmt::format("  Confidence: {}\n", kb::to_string(a.confidence));
   print_note(out, a.note);
   print_sources(out, a.sources);
   return kExitOk;
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& query, const std::string& api) {
@@ -222,7 +242,8 @@ int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& que
     found.push_back(e);
   }
   if (found.empty())
-    throw InputError(fmt::format("{}: no such {}error code in the knowledge base", query, api.empty() ? "" : api + " "));
+    throw InputError(
+        fmt::format("{}: no such {}error code in the knowledge base", query, api.empty() ? "" : api + " "));
   if (o.json()) {
     Json a = Json::array();
     for (const auto* e : found) a.push_back(kb::to_json(*e));
@@ -230,8 +251,9 @@ int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& que
     return kExitOk;
   }
   auto& out = std::cout;
-  static const std::map<std::string, std::string> api_names = {
-      {"driver", "driver API (CUresult)"}, {"runtime", "runtime API (cudaError_t)"}, {"nvml", "NVML (nvmlReturn_t)"}};
+  static const std::map<std::string, std::string> api_names = {{"driver", "driver API (CUresult)"},
+                                                               {"runtime", "runtime API (cudaError_t)"},
+                                                               {"nvml", "NVML (nvmlReturn_t)"}};
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto& e = *found[i];
     if (i) out << "\n";
@@ -252,7 +274,9 @@ std::optional<unsigned> parse_pci_id(std::string s, bool require_prefix) {
       prefixed = true;
     }
   }
-  if ((require_prefix && !prefixed) || s.size() != 4 || !std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
+  if ((require_prefix && !prefixed) || s.size() != 4 || !std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+      }))
     return std::nullopt;
   return static_cast<unsigned>(std::stoul(s, nullptr, 16));
 }
@@ -289,13 +313,16 @@ int run_gpu(const KnowledgeBase& k, const KbOptions& o, const std::string& query
   return kExitOk;
 }
 
-int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_text, const std::string& cuda_text) {
-  if (isa_text.empty() == cuda_text.empty()) throw InputError("kb ptx: give either a PTX ISA version or --cuda X.Y");
+int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_text,
+            const std::string& cuda_text) {
+  if (isa_text.empty() == cuda_text.empty())
+    throw InputError("kb ptx: give either a PTX ISA version or --cuda X.Y");
   auto& out = std::cout;
   if (!cuda_text.empty()) {
     auto cuda = parse_version_arg(cuda_text);
     auto isa = k.ptx_isa_for_cuda(cuda);
-    if (!isa) throw InputError(fmt::format("CUDA {}: no PTX ISA version for it in the knowledge base", cuda_text));
+    if (!isa)
+      throw InputError(fmt::format("CUDA {}: no PTX ISA version for it in the knowledge base", cuda_text));
     const kb::PtxIsa* row = nullptr;
     for (const auto& p : k.ptx_isas()) {
       if (p.cuda.major() == cuda.major() && p.cuda.minor() == cuda.minor()) row = &p;
@@ -304,15 +331,20 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
       emit_json(kb::to_json(*row));
       return kExitOk;
     }
-    out << fmt::format("CUDA {} generates PTX ISA {}{}\n", row->cuda.text(), isa->text(), confidence_tag(row->confidence));
-    out << wrap("  ", fmt::format("A driver that reports CUDA {} JIT-compiles PTX up to .version {}.", row->cuda.text(), isa->text()), 2);
+    out << fmt::format("CUDA {} generates PTX ISA {}{}\n", row->cuda.text(), isa->text(),
+                       confidence_tag(row->confidence));
+    out << wrap("  ",
+                fmt::format("A driver that reports CUDA {} JIT-compiles PTX up to .version {}.",
+                            row->cuda.text(), isa->text()),
+                2);
     print_note(out, row->note);
     print_sources(out, row->sources);
     return kExitOk;
   }
   auto isa = parse_version_arg(isa_text);
   auto cuda = k.cuda_for_ptx_isa(isa);
-  if (!cuda) throw InputError(fmt::format("PTX ISA {}: newer than any CUDA version in the knowledge base", isa_text));
+  if (!cuda)
+    throw InputError(fmt::format("PTX ISA {}: newer than any CUDA version in the knowledge base", isa_text));
   const kb::PtxIsa* row = nullptr;
   for (const auto& p : k.ptx_isas()) {
     if (p.cuda == *cuda) row = &p;
@@ -323,9 +355,13 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
     emit_json(j);
     return kExitOk;
   }
-  out << fmt::format("PTX ISA {} needs CUDA {} or newer{}\n", isa.text(), cuda->text(), confidence_tag(row->confidence));
-  out << wrap("  ", fmt::format("To JIT it, the driver must report CUDA {} or newer (cudiag kb cuda-for-driver); to build or link it, "
-                                "nvcc, nvJitLink or nvPTXCompiler {} or newer.", cuda->text(), cuda->text()),
+  out << fmt::format("PTX ISA {} needs CUDA {} or newer{}\n", isa.text(), cuda->text(),
+                     confidence_tag(row->confidence));
+  out << wrap("  ",
+              fmt::format("To JIT it, the driver must report CUDA {} or newer (cudiag kb cuda-for-driver); "
+                          "to build or link it, "
+                          "nvcc, nvJitLink or nvPTXCompiler {} or newer.",
+                          cuda->text(), cuda->text()),
               2);
   print_note(out, row->note);
   print_sources(out, row->sources);
@@ -337,7 +373,10 @@ int run_tables(const KnowledgeBase& k, const KbOptions& o) {
   if (o.json()) {
     Json a = Json::array();
     for (const auto& t : tables) {
-      a.push_back(Json{{"table", t.name}, {"file", t.file}, {"entries", t.entries}, {"description", t.description},
+      a.push_back(Json{{"table", t.name},
+                       {"file", t.file},
+                       {"entries", t.entries},
+                       {"description", t.description},
                        {"sources", kb::sources_json(t.sources)}});
     }
     emit_json(Json{{"origin", k.origin()}, {"tables", a}});
@@ -357,50 +396,52 @@ int run_dump(const KnowledgeBase& k, const std::string& table) {
   return kExitOk;
 }
 
-const RegisterCommand kKb{{"kb", "Look up the compatibility knowledge base (drivers, architectures, errors, GPUs)", 60,
-                           [](CLI::App& sub, const GlobalOptions& global) -> CommandRun {
-                             auto o = std::make_shared<KbOptions>();
-                             sub.add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
-                             sub.require_subcommand(1);
+const RegisterCommand kKb{
+    {"kb", "Look up the compatibility knowledge base (drivers, architectures, errors, GPUs)", 60,
+     [](CLI::App& sub, const GlobalOptions& global) -> CommandRun {
+       auto o = std::make_shared<KbOptions>();
+       sub.add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+       sub.require_subcommand(1);
 
-                             struct Args {
-                               std::string value, os = "linux", api, cuda;
-                             };
-                             auto args = std::make_shared<Args>();
-                             auto* driver_for = sub.add_subcommand("driver-for", "Minimum driver for a CUDA toolkit release");
-                             driver_for->add_option("version", args->value, "CUDA version: 12.8 or 12.8.1")->required();
-                             driver_for->add_option("--os", args->os, "linux or windows")->check(CLI::IsMember({"linux", "windows"}));
-                             auto* cuda_for = sub.add_subcommand("cuda-for-driver", "CUDA version a driver supports");
-                             cuda_for->add_option("driver", args->value, "Driver version: 535.104.05")->required();
-                             auto* arch = sub.add_subcommand("arch", "A GPU architecture: sm_120, 12.0, sm_90a, compute_90");
-                             arch->add_option("sm", args->value, "sm_XX, compute_XX or X.Y")->required();
-                             auto* error = sub.add_subcommand("error", "A CUDA driver, runtime or NVML error code");
-                             error->add_option("code", args->value, "Number or name: 804, CUDA_ERROR_NO_DEVICE")->required();
-                             error->add_option("--api", args->api, "driver, runtime or nvml (default: all)")
-                                 ->check(CLI::IsMember({"driver", "runtime", "nvml"}));
-                             auto* gpu = sub.add_subcommand("gpu", "A GPU by name or PCI device id");
-                             gpu->add_option("name", args->value, "\"RTX 4090\", 0x2684 or 10de:2684")->required();
-                             auto* ptx = sub.add_subcommand("ptx", "PTX ISA: the CUDA version that knows it, or --cuda X.Y");
-                             ptx->add_option("isa", args->value, "PTX ISA version: 8.4");
-                             ptx->add_option("--cuda", args->cuda, "CUDA version: which PTX ISA it generates");
-                             auto* tables = sub.add_subcommand("tables", "List the tables with entry counts and sources");
-                             auto* dump = sub.add_subcommand("dump", "Print one table as JSON");
-                             dump->add_option("table", args->value, "Table name (see kb tables)")->required();
-                             for (auto* s : {driver_for, cuda_for, arch, error, gpu, ptx, tables, dump}) s->fallthrough();
+       struct Args {
+         std::string value, os = "linux", api, cuda;
+       };
+       auto args = std::make_shared<Args>();
+       auto* driver_for = sub.add_subcommand("driver-for", "Minimum driver for a CUDA toolkit release");
+       driver_for->add_option("version", args->value, "CUDA version: 12.8 or 12.8.1")->required();
+       driver_for->add_option("--os", args->os, "linux or windows")
+           ->check(CLI::IsMember({"linux", "windows"}));
+       auto* cuda_for = sub.add_subcommand("cuda-for-driver", "CUDA version a driver supports");
+       cuda_for->add_option("driver", args->value, "Driver version: 535.104.05")->required();
+       auto* arch = sub.add_subcommand("arch", "A GPU architecture: sm_120, 12.0, sm_90a, compute_90");
+       arch->add_option("sm", args->value, "sm_XX, compute_XX or X.Y")->required();
+       auto* error = sub.add_subcommand("error", "A CUDA driver, runtime or NVML error code");
+       error->add_option("code", args->value, "Number or name: 804, CUDA_ERROR_NO_DEVICE")->required();
+       error->add_option("--api", args->api, "driver, runtime or nvml (default: all)")
+           ->check(CLI::IsMember({"driver", "runtime", "nvml"}));
+       auto* gpu = sub.add_subcommand("gpu", "A GPU by name or PCI device id");
+       gpu->add_option("name", args->value, "\"RTX 4090\", 0x2684 or 10de:2684")->required();
+       auto* ptx = sub.add_subcommand("ptx", "PTX ISA: the CUDA version that knows it, or --cuda X.Y");
+       ptx->add_option("isa", args->value, "PTX ISA version: 8.4");
+       ptx->add_option("--cuda", args->cuda, "CUDA version: which PTX ISA it generates");
+       auto* tables = sub.add_subcommand("tables", "List the tables with entry counts and sources");
+       auto* dump = sub.add_subcommand("dump", "Print one table as JSON");
+       dump->add_option("table", args->value, "Table name (see kb tables)")->required();
+       for (auto* s : {driver_for, cuda_for, arch, error, gpu, ptx, tables, dump}) s->fallthrough();
 
-                             return [&global, o, args, driver_for, cuda_for, arch, error, gpu, ptx, tables, dump]() -> int {
-                               const auto& k = kb::active_kb(global);
-                               if (driver_for->parsed()) return run_driver_for(k, *o, args->value, args->os);
-                               if (cuda_for->parsed()) return run_cuda_for_driver(k, *o, args->value);
-                               if (arch->parsed()) return run_arch(k, *o, args->value);
-                               if (error->parsed()) return run_error(k, *o, args->value, args->api);
-                               if (gpu->parsed()) return run_gpu(k, *o, args->value);
-                               if (ptx->parsed()) return run_ptx(k, *o, args->value, args->cuda);
-                               if (tables->parsed()) return run_tables(k, *o);
-                               if (dump->parsed()) return run_dump(k, args->value);
-                               return kExitBadInput;
-                             };
-                           }}};
+       return [&global, o, args, driver_for, cuda_for, arch, error, gpu, ptx, tables, dump]() -> int {
+         const auto& k = kb::active_kb(global);
+         if (driver_for->parsed()) return run_driver_for(k, *o, args->value, args->os);
+         if (cuda_for->parsed()) return run_cuda_for_driver(k, *o, args->value);
+         if (arch->parsed()) return run_arch(k, *o, args->value);
+         if (error->parsed()) return run_error(k, *o, args->value, args->api);
+         if (gpu->parsed()) return run_gpu(k, *o, args->value);
+         if (ptx->parsed()) return run_ptx(k, *o, args->value, args->cuda);
+         if (tables->parsed()) return run_tables(k, *o);
+         if (dump->parsed()) return run_dump(k, args->value);
+         return kExitBadInput;
+       };
+     }}};
 
 }  // namespace
 }  // namespace cudiag

@@ -6,8 +6,8 @@
 
 #include "cli/command.h"
 #include "cli/report_pipeline.h"
-#include "render/output.h"
 #include "kb/knowledge_base.h"
+#include "render/output.h"
 #include "workflow/lock_file.h"
 #include "workflow/stack.h"
 

@@ -5,13 +5,13 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "render/output.h"
 #include "core/errors.h"
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
 #include "probes/environment.h"
 #include "render/kernel_test_text.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "report/collect.h"
 
@@ -88,8 +88,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       out["kernel_test"] = section;
       text = json_text(out) + "\n";
     } else {
-      text =
-          render_kernel_test_text(section, render_options(global, args->output.empty()).color);
+      text = render_kernel_test_text(section, render_options(global, args->output.empty()).color);
     }
     write_output(text, output_kind_of_format(args->format),
                  {args->output, false, render_options(global, args->output.empty()).color});

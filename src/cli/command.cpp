@@ -1,14 +1,14 @@
 #include "cli/command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 
-#include <fmt/format.h>
-
-#include "core/build_info.h"
 #include "core/bounded_input.h"
+#include "core/build_info.h"
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "render/output.h"
@@ -34,13 +34,18 @@ RegisterCommand::RegisterCommand(CommandDef def) {
 int run_cli(int argc, char** argv) {
   // Before any child exists: a signal mid-run kills and reaps every child.
   install_child_cleanup();
-  CLI::App app{"cudiag: tells whether this machine's NVIDIA GPU stack works, which layer breaks it, and what to change."};
+  CLI::App app{
+      "cudiag: tells whether this machine's NVIDIA GPU stack works, which layer breaks it, and what to "
+      "change."};
   app.name("cudiag");
-  app.set_version_flag("--version", fmt::format("cudiag {} ({})", build_info::kVersion, build_info::kGitCommit));
+  app.set_version_flag("--version",
+                       fmt::format("cudiag {} ({})", build_info::kVersion, build_info::kGitCommit));
   GlobalOptions global;
-  app.add_option("--root", global.root, "Read the machine from this directory instead of / (captured machines, tests)")
+  app.add_option("--root", global.root,
+                 "Read the machine from this directory instead of / (captured machines, tests)")
       ->check(CLI::ExistingDirectory);
-  app.add_option("--timeout", global.timeout_s, "Seconds each NVIDIA library call may take before its child process is killed")
+  app.add_option("--timeout", global.timeout_s,
+                 "Seconds each NVIDIA library call may take before its child process is killed")
       ->check(CLI::Validator(
           [](std::string& s) {
             // NaN passes every range check (all comparisons are false), and infinity is no deadline.
@@ -50,7 +55,8 @@ int run_cli(int argc, char** argv) {
           },
           "FINITE", "finite"))
       ->check(CLI::Range(0.05, 3600.0));
-  app.add_option("--kb", global.kb_dir, "Use the knowledge base in this directory instead of the built-in one")
+  app.add_option("--kb", global.kb_dir,
+                 "Use the knowledge base in this directory instead of the built-in one")
       ->check(CLI::ExistingDirectory);
   app.add_flag("--no-color", global.no_color, "Never colour the output (NO_COLOR does the same)");
   app.fallthrough();
@@ -90,7 +96,8 @@ int run_cli(int argc, char** argv) {
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     if (!inputs.empty()) {
-      write_message(fmt::format("cudiag: error: {}: a field has an unexpected type or value: {}", inputs, what));
+      write_message(
+          fmt::format("cudiag: error: {}: a field has an unexpected type or value: {}", inputs, what));
       return kExitBadInput;
     }
     write_message(std::string("cudiag: internal error: ") + e.what());

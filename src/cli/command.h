@@ -1,11 +1,10 @@
 #pragma once
 // Commands register themselves: a file src/cli/cmd_<name>.cpp defines a
 // static RegisterCommand, so adding a command touches no other file.
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "core/options.h"
 

@@ -41,12 +41,14 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
                "Ask each CUDA library's own version function even where the NVIDIA wheel that installed "
                "the file (its dist-info RECORD) already says the version (check --deep implies it)");
   app.add_option(
-      "--assume", args.assumptions,
-      "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX 4090\", "
-      "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0, "
-      "torch=2.1.0+cu121, kernel_module=not_loaded, nvcc=11.8, os=windows, wsl=2, nvidia_runtime=no … "
-      "(docs/assume.md)")
-      ->allow_extra_args(false);  // one KEY=VALUE per --assume, so `explain --assume k=v "MESSAGE"` keeps its message
+         "--assume", args.assumptions,
+         "Overlay a hypothetical fact KEY=VALUE (repeatable): driver=535.104.05, gpu=sm_90 or gpu=\"RTX "
+         "4090\", "
+         "cuda_runtime=12.8, cudnn=9.1.0, compat=580.65.06, container=docker, env.CUDA_VISIBLE_DEVICES=0, "
+         "torch=2.1.0+cu121, kernel_module=not_loaded, nvcc=11.8, os=windows, wsl=2, nvidia_runtime=no … "
+         "(docs/assume.md)")
+      ->allow_extra_args(
+          false);  // one KEY=VALUE per --assume, so `explain --assume k=v "MESSAGE"` keeps its message
 }
 
 void add_no_collect_option(CLI::App& app, PipelineArgs& args) {

@@ -10,8 +10,8 @@
 
 #include "core/atomic_file.h"
 #include "core/bounded_input.h"
-#include "core/errors.h"
 #include "core/build_info.h"
+#include "core/errors.h"
 #include "core/utc_time.h"
 
 namespace cudiag {

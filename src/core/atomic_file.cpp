@@ -1,6 +1,7 @@
 #include "core/atomic_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -10,8 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/errors.h"
 
@@ -93,7 +92,8 @@ static int own_descriptor(const std::string& path) {
   if (path == "/dev/stdout") return 1;
   if (path == "/dev/stderr") return 2;
   for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
-    if (!path.starts_with(prefix) || path.size() == prefix.size() || path.size() > prefix.size() + 6) continue;
+    if (!path.starts_with(prefix) || path.size() == prefix.size() || path.size() > prefix.size() + 6)
+      continue;
     int fd = 0;
     for (char c : path.substr(prefix.size())) {
       if (c < '0' || c > '9') return -1;

@@ -1,9 +1,8 @@
 #pragma once
 // The report is a JSON document (see schema/report.schema.json). ordered_json
 // keeps keys in insertion order so reports read top to bottom, layer by layer.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace cudiag {
 using Json = nlohmann::ordered_json;

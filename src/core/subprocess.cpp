@@ -1,5 +1,6 @@
 #include "core/subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
@@ -8,7 +9,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,7 +72,8 @@ int parent_of(const char* pid_name) {
   char* close_paren = nullptr;
   for (char* p = buf; *p; ++p)
     if (*p == ')') close_paren = p;
-  if (close_paren == nullptr || close_paren[1] != ' ' || close_paren[2] == '\0' || close_paren[3] != ' ') return -1;
+  if (close_paren == nullptr || close_paren[1] != ' ' || close_paren[2] == '\0' || close_paren[3] != ' ')
+    return -1;
   int ppid = 0;
   for (char* p = close_paren + 4; *p >= '0' && *p <= '9'; ++p) ppid = ppid * 10 + (*p - '0');
   return ppid;
@@ -103,8 +104,10 @@ void kill_orphans_signal_safe() {
       int pid = 0;
       bool numeric = true;
       for (const char* p = e->name; *p; ++p) {
-        if (*p < '0' || *p > '9') numeric = false;
-        else pid = pid * 10 + (*p - '0');
+        if (*p < '0' || *p > '9')
+          numeric = false;
+        else
+          pid = pid * 10 + (*p - '0');
       }
       if (!numeric || pid == self || parent_of(e->name) != self || is_registered(pid)) continue;
       ::kill(pid, SIGKILL);
@@ -390,29 +393,52 @@ namespace {
 // on glibc 2.28 (docs/ARCHITECTURE.md, "Portable binary and wheel").
 const char* signal_abbrev(int sig) {
   switch (sig) {
-    case SIGHUP: return "HUP";
-    case SIGINT: return "INT";
-    case SIGQUIT: return "QUIT";
-    case SIGILL: return "ILL";
-    case SIGTRAP: return "TRAP";
-    case SIGABRT: return "ABRT";
-    case SIGBUS: return "BUS";
-    case SIGFPE: return "FPE";
-    case SIGKILL: return "KILL";
-    case SIGUSR1: return "USR1";
-    case SIGSEGV: return "SEGV";
-    case SIGUSR2: return "USR2";
-    case SIGPIPE: return "PIPE";
-    case SIGALRM: return "ALRM";
-    case SIGTERM: return "TERM";
-    case SIGCHLD: return "CHLD";
-    case SIGCONT: return "CONT";
-    case SIGSTOP: return "STOP";
-    case SIGTSTP: return "TSTP";
-    case SIGXCPU: return "XCPU";
-    case SIGXFSZ: return "XFSZ";
-    case SIGSYS: return "SYS";
-    default: return nullptr;
+    case SIGHUP:
+      return "HUP";
+    case SIGINT:
+      return "INT";
+    case SIGQUIT:
+      return "QUIT";
+    case SIGILL:
+      return "ILL";
+    case SIGTRAP:
+      return "TRAP";
+    case SIGABRT:
+      return "ABRT";
+    case SIGBUS:
+      return "BUS";
+    case SIGFPE:
+      return "FPE";
+    case SIGKILL:
+      return "KILL";
+    case SIGUSR1:
+      return "USR1";
+    case SIGSEGV:
+      return "SEGV";
+    case SIGUSR2:
+      return "USR2";
+    case SIGPIPE:
+      return "PIPE";
+    case SIGALRM:
+      return "ALRM";
+    case SIGTERM:
+      return "TERM";
+    case SIGCHLD:
+      return "CHLD";
+    case SIGCONT:
+      return "CONT";
+    case SIGSTOP:
+      return "STOP";
+    case SIGTSTP:
+      return "TSTP";
+    case SIGXCPU:
+      return "XCPU";
+    case SIGXFSZ:
+      return "XFSZ";
+    case SIGSYS:
+      return "SYS";
+    default:
+      return nullptr;
   }
 }
 }  // namespace

@@ -1,13 +1,14 @@
 #include "core/version.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
+
+#include <charconv>
 
 namespace cudiag {
 
 std::optional<Version> Version::parse(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == 'v' || text.front() == 'V')) text.remove_prefix(1);
+  while (!text.empty() && (text.front() == ' ' || text.front() == 'v' || text.front() == 'V'))
+    text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   Version v;

@@ -215,9 +215,10 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       auto cuda = isa ? kb.cuda_for_ptx_isa(*isa) : std::nullopt;
       add_value(r, n + "_cuda", cuda ? cuda->text() : "a newer release than the knowledge base lists");
       if (cuda)
-        r.notes.push_back(fmt::format("PTX ISA {}: written by CUDA {} tools; a ptxas or driver older than that cannot "
-                                      "read it",
-                                      text, cuda->text()));
+        r.notes.push_back(
+            fmt::format("PTX ISA {}: written by CUDA {} tools; a ptxas or driver older than that cannot "
+                        "read it",
+                        text, cuda->text()));
       break;
     }
     case CaptureKind::kUnderscoreVersion: {

@@ -85,9 +85,10 @@ void check_driver(const Context& c) {
     const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
     if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) {
       auto cuda = Version::parse(fmt::format("{}.{}", v->major(), v->minor()));
-      c.out.push_back(fmt::format("nvcc is CUDA {}: what it builds (PTX and its runtime) needs a driver for CUDA {}: "
-                                  "{}.",
-                                  cuda->text(), cuda->text(), driver_needed(c.kb, *cuda)));
+      c.out.push_back(
+          fmt::format("nvcc is CUDA {}: what it builds (PTX and its runtime) needs a driver for CUDA {}: "
+                      "{}.",
+                      cuda->text(), cuda->text(), driver_needed(c.kb, *cuda)));
     }
     return;
   }
@@ -95,10 +96,11 @@ void check_driver(const Context& c) {
   if (!d.cuda && d.version && !c.kb.driver_branches().empty()) {
     // Older than the oldest branch listed: an unknown stays unknown, never "supported".
     const auto& oldest = c.kb.driver_branches().front();
-    c.out.push_back(fmt::format("Your driver {} is older than every branch the knowledge base lists (the oldest, "
-                                "R{}, supports CUDA {}): which CUDA it supports is unknown, and no CUDA {} or newer "
-                                "runs on it.",
-                                d.version->text(), oldest.branch, oldest.cuda.text(), oldest.cuda.text()));
+    c.out.push_back(
+        fmt::format("Your driver {} is older than every branch the knowledge base lists (the oldest, "
+                    "R{}, supports CUDA {}): which CUDA it supports is unknown, and no CUDA {} or newer "
+                    "runs on it.",
+                    d.version->text(), oldest.branch, oldest.cuda.text(), oldest.cuda.text()));
     return;
   }
   c.out.push_back(fmt::format(

@@ -53,7 +53,8 @@ Json sources_json(const std::vector<kb::Source>& sources) {
 std::string stated_text(const ExplainResult& r) {
   std::string out;
   if (!r.stated.empty()) {
-    out += r.collected ? "Stated facts over this machine's report:\n" : "Facts stated (--assume) or read from the pasted text:\n";
+    out += r.collected ? "Stated facts over this machine's report:\n"
+                       : "Facts stated (--assume) or read from the pasted text:\n";
     for (const auto& f : r.stated) out += wrap("  - ", f, 4);
   }
   if (!r.skipped.empty()) {
@@ -67,17 +68,22 @@ std::string stated_text(const ExplainResult& r) {
   }
   out += "Diagnosis of these facts:\n";
   if (r.report && r.report->contains("first_failing_layer") && (*r.report)["first_failing_layer"].is_string())
-    out += wrap("  ", fmt::format("First failing layer: {}.", (*r.report)["first_failing_layer"].get<std::string>()), 2);
+    out += wrap(
+        "  ", fmt::format("First failing layer: {}.", (*r.report)["first_failing_layer"].get<std::string>()),
+        2);
   for (const auto& f : r.findings) {
     std::string sev = f.value("severity", "");
     std::string head = fmt::format("  [{}] {} ({}): ", sev, f.value("layer", ""), f.value("id", ""));
-    std::string follows = f.contains("consequence_of") && f["consequence_of"].is_string()
-                              ? fmt::format(" (Follows from the {} error.)", f["consequence_of"].get<std::string>())
-                              : "";
+    std::string follows =
+        f.contains("consequence_of") && f["consequence_of"].is_string()
+            ? fmt::format(" (Follows from the {} error.)", f["consequence_of"].get<std::string>())
+            : "";
     out += wrap(head, f.value("message", "") + follows, 6);
     if (f.contains("confirmed_by"))
-      out += wrap("      ", fmt::format("An error, not a warning: the message ({}) shows it happened.",
-                                      f["confirmed_by"].get<std::string>()), 6);
+      out += wrap("      ",
+                  fmt::format("An error, not a warning: the message ({}) shows it happened.",
+                              f["confirmed_by"].get<std::string>()),
+                  6);
     auto fix = f.value("remediation", "");
     if (!fix.empty()) out += wrap("      Fix: ", fix, 6);
   }

@@ -59,9 +59,9 @@ struct Signature {
   std::vector<std::string> machine;  // machine-specific checks to run against a report
   // Warning findings this message shows to have happened: with the message pasted they are errors.
   std::vector<std::string> confirms;
-  int priority = 50;                 // the higher wins when two matches overlap on a line
-  bool generic = false;              // a bare error name or number: only on lines nothing specific matched
-  bool environment = true;           // false: not an environment problem (out of memory)
+  int priority = 50;        // the higher wins when two matches overlap on a line
+  bool generic = false;     // a bare error name or number: only on lines nothing specific matched
+  bool environment = true;  // false: not an environment problem (out of memory)
   kb::Provenance provenance;
 };
 

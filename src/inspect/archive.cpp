@@ -1,9 +1,9 @@
 #include "inspect/archive.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <optional>
-
-#include <fmt/format.h>
 
 namespace cudiag::inspect {
 

@@ -65,7 +65,8 @@ class ByteView {
   }
   std::uint64_t u64(std::uint64_t offset, std::string_view what) const {
     require(offset, 8, what);
-    return static_cast<std::uint64_t>(load32(offset)) | (static_cast<std::uint64_t>(load32(offset + 4)) << 32);
+    return static_cast<std::uint64_t>(load32(offset)) |
+           (static_cast<std::uint64_t>(load32(offset + 4)) << 32);
   }
   std::string_view bytes(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
     require(offset, length, what);
@@ -78,7 +79,8 @@ class ByteView {
  private:
   std::uint32_t load32(std::uint64_t offset) const {
     return static_cast<std::uint32_t>(data_[offset]) | (static_cast<std::uint32_t>(data_[offset + 1]) << 8) |
-           (static_cast<std::uint32_t>(data_[offset + 2]) << 16) | (static_cast<std::uint32_t>(data_[offset + 3]) << 24);
+           (static_cast<std::uint32_t>(data_[offset + 2]) << 16) |
+           (static_cast<std::uint32_t>(data_[offset + 3]) << 24);
   }
 
   const unsigned char* data_ = nullptr;

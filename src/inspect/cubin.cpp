@@ -7,7 +7,10 @@ namespace cudiag::inspect {
 //   +0x08 EI_ABIVERSION  +0x10 u16 e_type  +0x12 u16 e_machine  +0x30 u32 e_flags
 std::optional<CubinHeader> parse_cubin_header(ByteView head) {
   if (!head.contains(0, 64)) return std::nullopt;
-  if (head.bytes(0, 4, "ELF magic") != "\x7f" "ELF") return std::nullopt;
+  if (head.bytes(0, 4, "ELF magic") !=
+      "\x7f"
+      "ELF")
+    return std::nullopt;
   if (head.u8(4, "EI_CLASS") != 2 || head.u8(5, "EI_DATA") != 1) return std::nullopt;
   if (head.u16(0x12, "e_machine") != kEmCuda) return std::nullopt;
   CubinHeader h;

@@ -1,11 +1,10 @@
 #include "inspect/decompress.h"
 
+#include <fmt/format.h>
 #include <lz4.h>
 #include <zstd.h>
 
 #include <memory>
-
-#include <fmt/format.h>
 
 namespace cudiag::inspect {
 
@@ -29,10 +28,12 @@ std::string zstd_head(ByteView src, std::size_t want, std::uint64_t entry_offset
     std::size_t out_before = dst.pos;
     std::size_t rc = ZSTD_decompressStream(ctx.get(), &dst, &in);
     if (ZSTD_isError(rc))
-      throw FormatError(fmt::format("bad zstd data in fatbin entry ({})", ZSTD_getErrorName(rc)), entry_offset);
+      throw FormatError(fmt::format("bad zstd data in fatbin entry ({})", ZSTD_getErrorName(rc)),
+                        entry_offset);
     if (rc == 0) break;  // frame complete
     // Neither input taken nor output made: the frame ends early.
-    if (in.pos == in_before && dst.pos == out_before) throw FormatError("truncated zstd data in fatbin entry", entry_offset);
+    if (in.pos == in_before && dst.pos == out_before)
+      throw FormatError("truncated zstd data in fatbin entry", entry_offset);
   }
   out.resize(dst.pos);
   return out;
@@ -43,7 +44,8 @@ std::string lz4_head(ByteView src, std::size_t want, std::uint64_t entry_offset)
   if (src.size() > static_cast<std::uint64_t>(LZ4_MAX_INPUT_SIZE))
     throw FormatError("LZ4 data in fatbin entry is too large", entry_offset);
   int n = LZ4_decompress_safe_partial(reinterpret_cast<const char*>(src.data()), out.data(),
-                                      static_cast<int>(src.size()), static_cast<int>(want), static_cast<int>(want));
+                                      static_cast<int>(src.size()), static_cast<int>(want),
+                                      static_cast<int>(want));
   if (n < 0) throw FormatError("bad LZ4 data in fatbin entry", entry_offset);
   out.resize(static_cast<std::size_t>(n));
   return out;
@@ -60,9 +62,11 @@ std::string read_entry_head(ByteView file, const FatbinEntry& entry, std::size_t
     case Compression::kNone:
       return std::string(file.bytes(payload_at, want, "fatbin entry payload"));
     case Compression::kZstd:
-      return zstd_head(file.sub(payload_at, entry.compressed_size, "fatbin entry payload"), want, entry.offset);
+      return zstd_head(file.sub(payload_at, entry.compressed_size, "fatbin entry payload"), want,
+                       entry.offset);
     case Compression::kLz4:
-      return lz4_head(file.sub(payload_at, entry.compressed_size, "fatbin entry payload"), want, entry.offset);
+      return lz4_head(file.sub(payload_at, entry.compressed_size, "fatbin entry payload"), want,
+                      entry.offset);
   }
   return {};
 }

@@ -12,8 +12,8 @@
 namespace cudiag::inspect {
 
 struct DriverPtxSupport {
-  Version cuda;      // the CUDA version the driver reports ("12.4")
-  PtxIsa max_isa;    // the newest PTX ISA it JIT-compiles
+  Version cuda;                   // the CUDA version the driver reports ("12.4")
+  PtxIsa max_isa;                 // the newest PTX ISA it JIT-compiles
   bool newer_than_table = false;  // branch newer than every row: a lower bound
 };
 

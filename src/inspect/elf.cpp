@@ -1,8 +1,8 @@
 #include "inspect/elf.h"
 
-#include <optional>
-
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace cudiag::inspect {
 
@@ -26,8 +26,8 @@ constexpr std::uint64_t kMaxSectionName = 256;
 constexpr std::uint16_t kShnXindex = 0xffff;
 
 // Dynamic tags (entries are {i64 tag, u64 value}, 16 bytes, ended by DT_NULL).
-constexpr std::uint64_t kDtNull = 0, kDtNeeded = 1, kDtStrtab = 5, kDtStrsz = 10, kDtSoname = 14, kDtRpath = 15,
-                        kDtRunpath = 29;
+constexpr std::uint64_t kDtNull = 0, kDtNeeded = 1, kDtStrtab = 5, kDtStrsz = 10, kDtSoname = 14,
+                        kDtRpath = 15, kDtRunpath = 29;
 // Strings from the dynamic string table are paths and library names.
 constexpr std::uint64_t kMaxDynString = 16384;
 constexpr std::size_t kMaxDynamicEntries = 1 << 16;
@@ -59,7 +59,11 @@ std::optional<std::uint64_t> ElfFile::offset_of_vaddr(std::uint64_t vaddr) const
   return std::nullopt;
 }
 
-bool looks_like_elf(ByteView file) { return file.contains(0, 4) && file.bytes(0, 4, "ELF magic") == "\x7f" "ELF"; }
+bool looks_like_elf(ByteView file) {
+  return file.contains(0, 4) && file.bytes(0, 4, "ELF magic") ==
+                                    "\x7f"
+                                    "ELF";
+}
 
 ElfFile parse_elf(ByteView file) {
   ElfFile elf;
@@ -82,7 +86,8 @@ ElfFile parse_elf(ByteView file) {
   std::uint32_t shstrndx = file.u16(0x3e, "ELF header");
 
   if (phnum != 0) {
-    if (phentsize < kPhdrSize) throw FormatError(fmt::format("bad ELF program header size {}", phentsize), file.base() + 0x36);
+    if (phentsize < kPhdrSize)
+      throw FormatError(fmt::format("bad ELF program header size {}", phentsize), file.base() + 0x36);
     file.require(phoff, std::uint64_t{phnum} * phentsize, "ELF program header table");
     for (std::uint64_t i = 0; i < phnum; ++i) {
       ByteView ph = file.sub(phoff + i * phentsize, kPhdrSize, "ELF program header");
@@ -92,7 +97,8 @@ ElfFile parse_elf(ByteView file) {
   }
 
   if (shoff == 0) return elf;  // no section table (stripped); callers fall back to segments
-  if (shentsize < kShdrSize) throw FormatError(fmt::format("bad ELF section header size {}", shentsize), file.base() + 0x3a);
+  if (shentsize < kShdrSize)
+    throw FormatError(fmt::format("bad ELF section header size {}", shentsize), file.base() + 0x3a);
   // More than 0xff00 sections: the real count and string table index live
   // in section header 0 (gABI "Extended section numbering").
   if (shnum == 0 || shstrndx == kShnXindex) {
@@ -119,13 +125,15 @@ ElfFile parse_elf(ByteView file) {
   }
   if (shstrndx == 0) return elf;  // SHN_UNDEF: sections without names
   if (shstrndx >= shnum)
-    throw FormatError(fmt::format("ELF section name table index {} is past the {} sections", shstrndx, shnum), file.base() + 0x3e);
+    throw FormatError(fmt::format("ELF section name table index {} is past the {} sections", shstrndx, shnum),
+                      file.base() + 0x3e);
   const ElfSection& strtab = elf.sections[shstrndx];
   ByteView names = file.sub(strtab.offset, strtab.size, "ELF section name table");
   for (std::size_t i = 0; i < elf.sections.size(); ++i) {
     if (name_offsets[i] >= names.size()) {
-      throw FormatError(fmt::format("ELF section {} name offset {} is past its string table", i, name_offsets[i]),
-                        file.base() + shoff + i * shentsize);
+      throw FormatError(
+          fmt::format("ELF section {} name offset {} is past its string table", i, name_offsets[i]),
+          file.base() + shoff + i * shentsize);
     }
     elf.sections[i].name = std::string(names.c_string(name_offsets[i], kMaxSectionName, "ELF section name"));
   }
@@ -160,20 +168,26 @@ DynamicInfo read_dynamic(const ElfFile& elf, ByteView file) {
   }
   if (!have_strtab) return info;
   auto strtab_off = elf.offset_of_vaddr(strtab_vaddr);
-  if (!strtab_off) throw FormatError("ELF dynamic string table is outside every loaded segment", file.base() + dyn->offset);
+  if (!strtab_off)
+    throw FormatError("ELF dynamic string table is outside every loaded segment", file.base() + dyn->offset);
   // DT_STRSZ bounds the table; a missing or oversized one is cut at the file end.
   std::uint64_t avail = *strtab_off <= file.size() ? file.size() - *strtab_off : 0;
-  ByteView strings = file.sub(*strtab_off, strsz != 0 && strsz < avail ? strsz : avail, "ELF dynamic string table");
+  ByteView strings =
+      file.sub(*strtab_off, strsz != 0 && strsz < avail ? strsz : avail, "ELF dynamic string table");
   auto str = [&](std::uint64_t off) {
     if (off >= strings.size())
       throw FormatError(fmt::format("ELF dynamic string offset {} is past its table", off), strings.base());
     return std::string(strings.c_string(off, kMaxDynString, "ELF dynamic string"));
   };
   for (const auto& t : tags) {
-    if (t.tag == kDtNeeded) info.needed.push_back(str(t.value));
-    else if (t.tag == kDtSoname) info.soname = str(t.value);
-    else if (t.tag == kDtRpath) info.rpath = split_path_list(str(t.value));
-    else if (t.tag == kDtRunpath) info.runpath = split_path_list(str(t.value));
+    if (t.tag == kDtNeeded)
+      info.needed.push_back(str(t.value));
+    else if (t.tag == kDtSoname)
+      info.soname = str(t.value);
+    else if (t.tag == kDtRpath)
+      info.rpath = split_path_list(str(t.value));
+    else if (t.tag == kDtRunpath)
+      info.runpath = split_path_list(str(t.value));
   }
   return info;
 }

@@ -26,10 +26,14 @@ constexpr std::uint32_t kMaxIdentifier = 4096;
 
 EntryKind kind_of(std::uint16_t raw) {
   switch (raw) {
-    case 1: return EntryKind::kPtx;
-    case 2: return EntryKind::kSass;
-    case 8: return EntryKind::kLtoIr;
-    default: return EntryKind::kUnknown;
+    case 1:
+      return EntryKind::kPtx;
+    case 2:
+      return EntryKind::kSass;
+    case 8:
+      return EntryKind::kLtoIr;
+    default:
+      return EntryKind::kUnknown;
   }
 }
 
@@ -62,21 +66,23 @@ FatbinEntry parse_entry(ByteView blob, std::uint64_t at, std::vector<std::string
   // The whole header and the payload must lie inside the blob.
   blob.require(at, e.header_size, "fatbin entry header");
   blob.require(at + e.header_size, e.payload_size, "fatbin entry payload");
-  if (arch > 9999) throw FormatError(fmt::format("fatbin entry arch {} is not an SM number", arch), e.offset + 0x1c);
+  if (arch > 9999)
+    throw FormatError(fmt::format("fatbin entry arch {} is not an SM number", arch), e.offset + 0x1c);
 
   bool lz4 = (e.flags & kFlagLz4) != 0;
   bool zstd = (e.flags & kFlagZstd) != 0;
-  if (lz4 && zstd) throw FormatError("fatbin entry flags claim both LZ4 and zstd compression", e.offset + 0x28);
+  if (lz4 && zstd)
+    throw FormatError("fatbin entry flags claim both LZ4 and zstd compression", e.offset + 0x28);
   e.compression = zstd ? Compression::kZstd : lz4 ? Compression::kLz4 : Compression::kNone;
   if (e.compression != Compression::kNone && e.compressed_size > e.payload_size)
-    throw FormatError(fmt::format("fatbin entry compressed size {} exceeds its payload size {}", e.compressed_size,
-                                  e.payload_size),
+    throw FormatError(fmt::format("fatbin entry compressed size {} exceeds its payload size {}",
+                                  e.compressed_size, e.payload_size),
                       e.offset + 0x10);
   e.arch = GpuArch::from_number(arch, variant_of(e.flags));
 
   if (version != 0x0101)
-    warnings.push_back(fmt::format("fatbin entry at {} has header version {:#06x} (expected 0x0101)", hex(e.offset),
-                                   version));
+    warnings.push_back(fmt::format("fatbin entry at {} has header version {:#06x} (expected 0x0101)",
+                                   hex(e.offset), version));
   if (ident_off != 0 && ident_len != 0 && ident_len <= kMaxIdentifier) {
     ByteView header = blob.sub(at, e.header_size, "fatbin entry header");
     if (ident_off >= kEntryFixedSize && header.contains(ident_off, ident_len))
@@ -89,7 +95,8 @@ FatbinEntry parse_entry(ByteView blob, std::uint64_t at, std::vector<std::string
 
 void walk_fatbin_region(ByteView region, const std::string& section, const std::string& member,
                         std::vector<FatbinBlob>& blobs, std::vector<FatbinEntry>& entries,
-                        std::vector<std::string>& warnings, const std::function<void(std::uint64_t)>& on_blob) {
+                        std::vector<std::string>& warnings,
+                        const std::function<void(std::uint64_t)>& on_blob) {
   std::uint64_t at = 0;
   while (at < region.size()) {
     // Padding: zeros up to the next 8-aligned blob. Anything else that is not
@@ -107,7 +114,8 @@ void walk_fatbin_region(ByteView region, const std::string& section, const std::
       continue;
     }
     if (magic == kLegacyFatbinMagic) {
-      warnings.push_back(fmt::format("legacy pre-CUDA-4 fatbin at {} is not supported", hex(region.base() + at)));
+      warnings.push_back(
+          fmt::format("legacy pre-CUDA-4 fatbin at {} is not supported", hex(region.base() + at)));
       return;
     }
     if (magic != kFatbinMagic)
@@ -122,8 +130,8 @@ void walk_fatbin_region(ByteView region, const std::string& section, const std::
       throw FormatError(fmt::format("bad fatbin header size {}", header_size), region.base() + at + 6);
     ByteView blob_view = region.sub(at, header_size, "fatbin header");
     if (!region.contains(at + header_size, fat_size))
-      throw FormatError(fmt::format("truncated fatbin (its header claims {} bytes of entries, {} remain)", fat_size,
-                                    region.size() - at - header_size),
+      throw FormatError(fmt::format("truncated fatbin (its header claims {} bytes of entries, {} remain)",
+                                    fat_size, region.size() - at - header_size),
                         region.base() + at);
     blob_view = region.sub(at + header_size, fat_size, "fatbin entries");
 
@@ -150,29 +158,40 @@ void walk_fatbin_region(ByteView region, const std::string& section, const std::
 
 std::string kind_name(EntryKind kind) {
   switch (kind) {
-    case EntryKind::kSass: return "sass";
-    case EntryKind::kPtx: return "ptx";
-    case EntryKind::kLtoIr: return "lto_ir";
-    case EntryKind::kUnknown: break;
+    case EntryKind::kSass:
+      return "sass";
+    case EntryKind::kPtx:
+      return "ptx";
+    case EntryKind::kLtoIr:
+      return "lto_ir";
+    case EntryKind::kUnknown:
+      break;
   }
   return "unknown";
 }
 
 std::string compression_name(Compression compression) {
   switch (compression) {
-    case Compression::kLz4: return "lz4";
-    case Compression::kZstd: return "zstd";
-    case Compression::kNone: break;
+    case Compression::kLz4:
+      return "lz4";
+    case Compression::kZstd:
+      return "zstd";
+    case Compression::kNone:
+      break;
   }
   return "none";
 }
 
 std::string entry_arch_name(const FatbinEntry& entry) {
   switch (entry.kind) {
-    case EntryKind::kSass: return sm_name(entry.arch);
-    case EntryKind::kPtx: return compute_name(entry.arch);
-    case EntryKind::kLtoIr: return fmt::format("lto_{}{}", entry.arch.number(), variant_suffix(entry.arch.variant));
-    case EntryKind::kUnknown: break;
+    case EntryKind::kSass:
+      return sm_name(entry.arch);
+    case EntryKind::kPtx:
+      return compute_name(entry.arch);
+    case EntryKind::kLtoIr:
+      return fmt::format("lto_{}{}", entry.arch.number(), variant_suffix(entry.arch.variant));
+    case EntryKind::kUnknown:
+      break;
   }
   return fmt::format("kind{}_{}", entry.raw_kind, entry.arch.number());
 }

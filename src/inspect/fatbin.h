@@ -38,19 +38,19 @@ inline constexpr std::uint64_t kFlagVariantF = 0x200000;
 
 struct FatbinEntry {
   EntryKind kind = EntryKind::kUnknown;
-  std::uint16_t raw_kind = 0;        // 1 PTX, 2 ELF, 8 LTO IR, others unknown
-  GpuArch arch;                      // real arch for SASS, virtual arch for PTX/LTO
-  std::uint16_t version_major = 0;   // PTX: the PTX ISA version; ELF: cubin code version (1.7 / 1.8)
+  std::uint16_t raw_kind = 0;       // 1 PTX, 2 ELF, 8 LTO IR, others unknown
+  GpuArch arch;                     // real arch for SASS, virtual arch for PTX/LTO
+  std::uint16_t version_major = 0;  // PTX: the PTX ISA version; ELF: cubin code version (1.7 / 1.8)
   std::uint16_t version_minor = 0;
   Compression compression = Compression::kNone;
   std::uint64_t flags = 0;
-  std::uint64_t offset = 0;          // file offset of the entry header
+  std::uint64_t offset = 0;  // file offset of the entry header
   std::uint32_t header_size = 0;
-  std::uint64_t payload_size = 0;    // bytes after the header, padded to 8
-  std::uint32_t compressed_size = 0; // 0 when stored as-is
+  std::uint64_t payload_size = 0;     // bytes after the header, padded to 8
+  std::uint32_t compressed_size = 0;  // 0 when stored as-is
   std::uint64_t uncompressed_size = 0;
-  std::string identifier;            // source name, present with -G / -lineinfo
-  std::size_t blob = 0;              // index into InspectResult::blobs
+  std::string identifier;  // source name, present with -G / -lineinfo
+  std::size_t blob = 0;    // index into InspectResult::blobs
   // Filled only when the content was read: always for uncompressed cubins
   // (the ELF header is in the mapping), for compressed ones with --deep.
   std::optional<CubinHeader> cubin;
@@ -66,10 +66,10 @@ struct FatbinEntry {
 };
 
 struct FatbinBlob {
-  std::string section;         // ".nv_fatbin", "__nv_relfatbin", "" for a bare .fatbin file
-  std::string member;          // archive member name, "" outside archives
-  std::uint64_t offset = 0;    // file offset of the blob header
-  std::uint64_t size = 0;      // header + entries
+  std::string section;       // ".nv_fatbin", "__nv_relfatbin", "" for a bare .fatbin file
+  std::string member;        // archive member name, "" outside archives
+  std::uint64_t offset = 0;  // file offset of the blob header
+  std::uint64_t size = 0;    // header + entries
   std::size_t entry_count = 0;
   // Referenced by a version-2 (FATBINC_LINK_VERSION) wrapper: the device-link
   // step's output. Without -rdc it holds no kernels (fatbin-format.md section 1).
@@ -91,7 +91,7 @@ void walk_fatbin_region(ByteView region, const std::string& section, const std::
                         std::vector<std::string>& warnings,
                         const std::function<void(std::uint64_t)>& on_blob = nullptr);
 
-std::string kind_name(EntryKind kind);             // "sass", "ptx", "lto_ir", "unknown"
+std::string kind_name(EntryKind kind);                  // "sass", "ptx", "lto_ir", "unknown"
 std::string compression_name(Compression compression);  // "none", "lz4", "zstd"
 // The arch as it is usually written: "sm_90a" for SASS, "compute_90" for PTX, "lto_90" for LTO IR.
 std::string entry_arch_name(const FatbinEntry& entry);

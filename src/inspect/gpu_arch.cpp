@@ -1,8 +1,8 @@
 #include "inspect/gpu_arch.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
+
+#include <charconv>
 
 namespace cudiag::inspect {
 
@@ -58,14 +58,19 @@ std::optional<GpuArch> parse_gpu_arch(std::string_view text) {
 
 std::string variant_suffix(ArchVariant variant) {
   switch (variant) {
-    case ArchVariant::kA: return "a";
-    case ArchVariant::kF: return "f";
-    case ArchVariant::kNone: break;
+    case ArchVariant::kA:
+      return "a";
+    case ArchVariant::kF:
+      return "f";
+    case ArchVariant::kNone:
+      break;
   }
   return "";
 }
 
-std::string sm_name(const GpuArch& arch) { return fmt::format("sm_{}{}", arch.number(), variant_suffix(arch.variant)); }
+std::string sm_name(const GpuArch& arch) {
+  return fmt::format("sm_{}{}", arch.number(), variant_suffix(arch.variant));
+}
 std::string compute_name(const GpuArch& arch) {
   return fmt::format("compute_{}{}", arch.number(), variant_suffix(arch.variant));
 }

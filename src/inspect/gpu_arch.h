@@ -32,9 +32,9 @@ struct GpuArch {
 std::optional<GpuArch> parse_gpu_arch(std::string_view text);
 
 std::string variant_suffix(ArchVariant variant);  // "", "a", "f"
-std::string sm_name(const GpuArch& arch);          // "sm_90a"
-std::string compute_name(const GpuArch& arch);     // "compute_90a"
-std::string cc_name(const GpuArch& arch);          // "9.0"
+std::string sm_name(const GpuArch& arch);         // "sm_90a"
+std::string compute_name(const GpuArch& arch);    // "compute_90a"
+std::string cc_name(const GpuArch& arch);         // "9.0"
 
 // A PTX ISA version (".version 8.4"), ordered numerically.
 struct PtxIsa {

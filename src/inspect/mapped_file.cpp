@@ -1,6 +1,7 @@
 #include "inspect/mapped_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/errors.h"
 
@@ -57,7 +56,8 @@ MappedFile::MappedFile(const std::string& path) {
 
 std::uint64_t MappedFile::next_data(std::uint64_t offset) const {
   if (holes_.empty()) return offset;
-  auto it = std::upper_bound(holes_.begin(), holes_.end(), std::pair<std::uint64_t, std::uint64_t>{offset, ~std::uint64_t{0}});
+  auto it = std::upper_bound(holes_.begin(), holes_.end(),
+                             std::pair<std::uint64_t, std::uint64_t>{offset, ~std::uint64_t{0}});
   if (it == holes_.begin()) return offset;
   --it;
   // Holes are page-aligned; keep 16 bytes before the data so a header that

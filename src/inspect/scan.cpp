@@ -1,11 +1,11 @@
 #include "inspect/scan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "inspect/zip_api.h"
 
@@ -42,7 +42,10 @@ std::string read_member(const ZipApi* zip, zip_t* z, zip_uint64_t index, std::ui
 }
 
 bool binary_magic(std::string_view head) {
-  return head.starts_with("\x7f" "ELF") || head.starts_with("!<arch>\n") || head.starts_with("\x50\xed\x55\xba");
+  return head.starts_with(
+             "\x7f"
+             "ELF") ||
+         head.starts_with("!<arch>\n") || head.starts_with("\x50\xed\x55\xba");
 }
 
 void inspect_one(const std::string& path, bool explicit_path, const InspectOptions& options,
@@ -99,7 +102,8 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
   for (zip_int64_t i = 0; i < count; ++i) {
     auto index = static_cast<zip_uint64_t>(i);
     zip_stat_t st;
-    if (zip->stat_index(z.get(), index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_NAME))
+    if (zip->stat_index(z.get(), index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) ||
+        !(st.valid & ZIP_STAT_NAME))
       continue;
     std::string name = st.name;
     if (name.ends_with('/') || st.size < 16) continue;
@@ -114,8 +118,8 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
     if (bomb) {
       InspectResult r;
       r.path = display;
-      r.error = fmt::format("{}: member inflates from {} to {} bytes (over 64x), not read", display, st.comp_size,
-                            st.size);
+      r.error = fmt::format("{}: member inflates from {} to {} bytes (over 64x), not read", display,
+                            st.comp_size, st.size);
       out.push_back(std::move(r));
       continue;
     }
@@ -140,7 +144,8 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
   return out;
 }
 
-std::vector<InspectResult> inspect_paths(const std::vector<std::string>& paths, const InspectOptions& options) {
+std::vector<InspectResult> inspect_paths(const std::vector<std::string>& paths,
+                                         const InspectOptions& options) {
   std::vector<InspectResult> out;
   for (const auto& path : paths) {
     std::error_code ec;

@@ -20,7 +20,8 @@ inline constexpr std::uint64_t kMaxWheelMember = 4ull << 30;
 // followed (no loops, no duplicates) and unreadable entries are skipped; a
 // path given explicitly that is missing or not a binary is returned with an
 // error.
-std::vector<InspectResult> inspect_paths(const std::vector<std::string>& paths, const InspectOptions& options);
+std::vector<InspectResult> inspect_paths(const std::vector<std::string>& paths,
+                                         const InspectOptions& options);
 
 // The members of wheel `path` that are ELF files, archives or fatbins,
 // named "<path>!/<member>".

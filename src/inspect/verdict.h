@@ -25,22 +25,25 @@ enum class VerdictKind {
 
 struct Verdict {
   VerdictKind kind = VerdictKind::kNoDeviceCode;
-  std::string reason;  // one line, e.g. "no SASS for sm_120 (only sm_80 sm_90) and no PTX to JIT-compile (...)"
-  std::string image;   // the image that would be used: "sm_86", "compute_90 (PTX ISA 9.0)"
+  std::string
+      reason;  // one line, e.g. "no SASS for sm_120 (only sm_80 sm_90) and no PTX to JIT-compile (...)"
+  std::string image;  // the image that would be used: "sm_86", "compute_90 (PTX ISA 9.0)"
 };
 
 // The verdict for one module's entries on a device of compute capability
 // `device`. `driver_max_ptx_isa` is the newest PTX ISA the driver can JIT;
 // nullopt means unknown, and a PTX fallback is then reported as JIT with the
 // ISA it needs.
-Verdict verdict(std::span<const FatbinEntry> entries, const GpuArch& device, std::optional<PtxIsa> driver_max_ptx_isa);
+Verdict verdict(std::span<const FatbinEntry> entries, const GpuArch& device,
+                std::optional<PtxIsa> driver_max_ptx_isa);
 
 // The verdict for a whole file: every module that holds loadable code must
 // run, so the worst module decides. Modules are the blobs in `.nv_fatbin`
 // (or in `__nv_relfatbin` when there is no `.nv_fatbin`, as in -rdc objects);
 // the CUDA 13 device-link blob of a non -rdc build holds no kernels and is
 // left out when other modules exist.
-Verdict file_verdict(const InspectResult& result, const GpuArch& device, std::optional<PtxIsa> driver_max_ptx_isa);
+Verdict file_verdict(const InspectResult& result, const GpuArch& device,
+                     std::optional<PtxIsa> driver_max_ptx_isa);
 
 std::string verdict_kind_name(VerdictKind kind);  // "native", "jit", "cannot_run", "no_device_code"
 

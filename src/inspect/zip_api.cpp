@@ -1,10 +1,9 @@
 #include "inspect/zip_api.h"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
 
 #include <mutex>
-
-#include <fmt/format.h>
 
 #ifndef CUDIAG_LIBZIP_SONAME
 #define CUDIAG_LIBZIP_SONAME "libzip.so.4"

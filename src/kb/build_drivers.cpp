@@ -1,7 +1,7 @@
 // Builders for the driver tables: toolkit_drivers, minor_version_compat, driver_branches.
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "kb/builders.h"
 
@@ -55,7 +55,8 @@ void build_toolkit_drivers(const TableContext& t, KnowledgeBase::Data& d) {
           const auto& a = prev.for_os(os);
           const auto& b = r.for_os(os);
           if (a.min && b.min && *b.min < *a.min)
-            row.fail(fmt::format("{}.min {} is older than {}'s {}", os, b.min->text(), prev.cuda.text(), a.min->text()));
+            row.fail(fmt::format("{}.min {} is older than {}'s {}", os, b.min->text(), prev.cuda.text(),
+                                 a.min->text()));
         }
       }
     }
@@ -119,7 +120,9 @@ void build_driver_branches(const TableContext& t, KnowledgeBase::Data& d) {
     if (!d.branches.empty()) {
       const auto& prev = d.branches.back();
       if (prev.branch >= b.branch) e.fail(fmt::format("out of order or duplicate: after R{}", prev.branch));
-      if (b.cuda < prev.cuda) e.fail(fmt::format("reports {} but the older R{} reports {}", b.cuda.text(), prev.branch, prev.cuda.text()));
+      if (b.cuda < prev.cuda)
+        e.fail(fmt::format("reports {} but the older R{} reports {}", b.cuda.text(), prev.branch,
+                           prev.cuda.text()));
     }
     d.branches.push_back(std::move(b));
   }

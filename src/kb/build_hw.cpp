@@ -1,8 +1,8 @@
 // Builders for the hardware tables: architectures, ptx_isa, gpus.
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/errors.h"
 #include "kb/builders.h"
@@ -12,19 +12,23 @@ namespace cudiag::kb {
 void build_architectures(const TableContext& t, KnowledgeBase::Data& d) {
   std::map<std::string, std::string> rules;  // suffix -> what carries forward
   for (auto& r : table_array(t, "variant_rules")) {
-    auto suffix = r.json().contains("suffix") && r.json()["suffix"].is_string() ? r.json()["suffix"].get<std::string>() : "?";
+    auto suffix = r.json().contains("suffix") && r.json()["suffix"].is_string()
+                      ? r.json()["suffix"].get<std::string>()
+                      : "?";
     if (suffix != "" && suffix != "a" && suffix != "f") r.fail("suffix: expected \"\", \"a\" or \"f\"");
     (void)r.provenance();
     if (!rules.emplace(suffix, r.str("text")).second) r.fail("duplicate suffix");
   }
-  if (rules.size() != 3) throw InputError(t.file + ": variant_rules: need one rule each for \"\", \"a\" and \"f\"");
+  if (rules.size() != 3)
+    throw InputError(t.file + ": variant_rules: need one rule each for \"\", \"a\" and \"f\"");
   for (auto& e : table_array(t, "entries")) {
     Arch a;
     a.cc = e.version("cc");
     e.name_entry(a.cc.text());
     static_cast<Provenance&>(a) = e.provenance();
     a.sm = e.str("sm");
-    if (a.sm != fmt::format("sm_{}{}", a.cc.major(), a.cc.minor())) e.fail(fmt::format("sm '{}' does not match cc", a.sm));
+    if (a.sm != fmt::format("sm_{}{}", a.cc.major(), a.cc.minor()))
+      e.fail(fmt::format("sm '{}' does not match cc", a.sm));
     a.name = e.str("name");
     a.segment = e.str("segment");
     a.examples = e.strings("examples");
@@ -44,7 +48,8 @@ void build_architectures(const TableContext& t, KnowledgeBase::Data& d) {
       var.sm = v.str("sm");
       var.suffix = v.str("suffix");
       if (var.suffix != "a" && var.suffix != "f") v.fail("suffix: expected a or f");
-      if (var.sm != a.sm + var.suffix) v.fail(fmt::format("sm '{}' does not match {}{}", var.sm, a.sm, var.suffix));
+      if (var.sm != a.sm + var.suffix)
+        v.fail(fmt::format("sm '{}' does not match {}{}", var.sm, a.sm, var.suffix));
       var.first_cuda = v.opt_version("first_cuda");
       if (var.first_cuda && first && *var.first_cuda < *first) v.fail("first_cuda is before the baseline's");
       var.min_ptx_isa = v.opt_version("min_ptx_isa");
@@ -53,7 +58,8 @@ void build_architectures(const TableContext& t, KnowledgeBase::Data& d) {
       if (!suffixes.insert(var.suffix).second) v.fail("duplicate suffix");
       a.variants.push_back(std::move(var));
     }
-    if (!d.archs.empty() && !(d.archs.back().cc < a.cc)) e.fail(fmt::format("out of order or duplicate: after {}", d.archs.back().cc.text()));
+    if (!d.archs.empty() && !(d.archs.back().cc < a.cc))
+      e.fail(fmt::format("out of order or duplicate: after {}", d.archs.back().cc.text()));
     d.archs.push_back(std::move(a));
   }
 }
@@ -69,7 +75,9 @@ void build_ptx_isa(const TableContext& t, KnowledgeBase::Data& d) {
     if (!d.ptx.empty()) {
       const auto& prev = d.ptx.back();
       if (!(prev.cuda < p.cuda)) e.fail(fmt::format("out of order or duplicate: after {}", prev.cuda.text()));
-      if (p.isa < prev.isa) e.fail(fmt::format("PTX ISA {} is older than {}'s {}", p.isa.text(), prev.cuda.text(), prev.isa.text()));
+      if (p.isa < prev.isa)
+        e.fail(
+            fmt::format("PTX ISA {} is older than {}'s {}", p.isa.text(), prev.cuda.text(), prev.isa.text()));
     }
     d.ptx.push_back(std::move(p));
   }
@@ -82,7 +90,8 @@ void build_gpus(const TableContext& t, KnowledgeBase::Data& d) {
     auto id_text = e.str("pci_id");
     e.name_entry(id_text);
     static_cast<Provenance&>(g) = e.provenance();
-    if (id_text.size() != 6 || id_text.rfind("0x", 0) != 0) e.fail("pci_id: expected 0x followed by 4 hex digits");
+    if (id_text.size() != 6 || id_text.rfind("0x", 0) != 0)
+      e.fail("pci_id: expected 0x followed by 4 hex digits");
     try {
       std::size_t used = 0;
       g.pci_id = static_cast<unsigned>(std::stoul(id_text.substr(2), &used, 16));

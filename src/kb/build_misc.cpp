@@ -1,7 +1,7 @@
 // Builders for error_codes, forward_compat, library_sonames and version_encodings.
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "core/errors.h"
 #include "kb/builders.h"
@@ -80,9 +80,11 @@ void build_forward_compat(const TableContext& t, KnowledgeBase::Data& d) {
     r.device_field = e.integers("device_field");
     if (r.host_branches.empty()) e.fail("host_branches: empty");
     for (long b : r.host_branches) {
-      if (b > r.compat_driver.major()) e.fail(fmt::format("host branch {} is newer than the compat driver", b));
+      if (b > r.compat_driver.major())
+        e.fail(fmt::format("host branch {} is newer than the compat driver", b));
     }
-    if (!f.releases.empty() && !(f.releases.back().compat_driver < r.compat_driver)) e.fail("out of order or duplicate");
+    if (!f.releases.empty() && !(f.releases.back().compat_driver < r.compat_driver))
+      e.fail("out of order or duplicate");
     f.releases.push_back(std::move(r));
   }
   for (auto& e : table_array(t, "image_branches")) {
@@ -92,7 +94,8 @@ void build_forward_compat(const TableContext& t, KnowledgeBase::Data& d) {
     b.last_image = e.version("last_image");
     b.branches = e.integers("branches");
     if (b.last_image < b.first_image) e.fail("last_image is before first_image");
-    if (!f.image_branches.empty() && !(f.image_branches.back().last_image < b.first_image)) e.fail("overlaps the previous range");
+    if (!f.image_branches.empty() && !(f.image_branches.back().last_image < b.first_image))
+      e.fail("overlaps the previous range");
     f.image_branches.push_back(std::move(b));
   }
   std::set<std::string> ids;
@@ -120,7 +123,8 @@ void build_library_sonames(const TableContext& t, KnowledgeBase::Data& d) {
     l.windows_dlls = e.strings("windows");
     if (l.linux_sonames.empty()) e.fail("linux: empty");
     for (const auto& so : l.linux_sonames) {
-      if (so.rfind("lib", 0) != 0 || so.find(".so.") == std::string::npos) e.fail(fmt::format("'{}' is not a versioned soname", so));
+      if (so.rfind("lib", 0) != 0 || so.find(".so.") == std::string::npos)
+        e.fail(fmt::format("'{}' is not a versioned soname", so));
     }
     if (!keys.insert({l.library, l.cuda_major}).second) e.fail("duplicate library and cuda_major");
     d.libraries.push_back(std::move(l));
@@ -146,7 +150,8 @@ void build_version_encodings(const TableContext& t, KnowledgeBase::Data& d) {
     if (v.code_max && *v.code_max < v.code_min) e.fail("code_max is below code_min");
     for (const auto& other : d.encodings) {
       if (other.library != v.library) continue;
-      bool disjoint = (other.code_max && *other.code_max < v.code_min) || (v.code_max && *v.code_max < other.code_min);
+      bool disjoint =
+          (other.code_max && *other.code_max < v.code_min) || (v.code_max && *v.code_max < other.code_min);
       if (!disjoint) e.fail("code range overlaps another encoding of the same library");
     }
     // The example is the test of the formula: it must decode as written.
@@ -155,7 +160,8 @@ void build_version_encodings(const TableContext& t, KnowledgeBase::Data& d) {
     long code = ex->integer("code");
     Version want = ex->version("version");
     if (!v.covers(code)) ex->fail("code is outside code_min..code_max");
-    if (v.decode(code) != want) ex->fail(fmt::format("{} decodes to {}, not {}", code, v.decode(code).text(), want.text()));
+    if (v.decode(code) != want)
+      ex->fail(fmt::format("{} decodes to {}, not {}", code, v.decode(code).text(), want.text()));
     d.encodings.push_back(std::move(v));
   }
 }

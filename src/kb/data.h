@@ -11,7 +11,7 @@ namespace cudiag::kb {
 
 struct KnowledgeBase::Data {
   std::string origin;
-  std::map<std::string, Json, std::less<>> raw;  // table name -> parsed file
+  std::map<std::string, Json, std::less<>> raw;           // table name -> parsed file
   std::map<std::string, std::string, std::less<>> files;  // table name -> file it came from
   std::vector<ErrorCode> errors;
   std::vector<ToolkitRelease> toolkits;

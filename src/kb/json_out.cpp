@@ -29,8 +29,11 @@ Json to_json(const ErrorCode& e) {
 }
 
 Json to_json(const MinorVersionCompat& m) {
-  Json j{{"cuda_major", m.cuda_major}, {"min_branch", m.min_branch}, {"linux_min", opt(m.linux_min)},
-         {"windows_min", opt(m.windows_min)}, {"windows_confidence", to_string(m.windows_confidence)}};
+  Json j{{"cuda_major", m.cuda_major},
+         {"min_branch", m.min_branch},
+         {"linux_min", opt(m.linux_min)},
+         {"windows_min", opt(m.windows_min)},
+         {"windows_confidence", to_string(m.windows_confidence)}};
   j["upper_branch"] = m.upper_branch ? Json(*m.upper_branch) : Json(nullptr);
   Json limits = Json::array();
   for (const auto& l : m.limits) limits.push_back(Json{{"id", l.id}, {"text", l.text}});
@@ -41,11 +44,14 @@ Json to_json(const MinorVersionCompat& m) {
 
 Json to_json(const DriverRequirement& r) {
   Json j{{"cuda", r.release->cuda.text()}, {"release", r.release->release}, {"os", r.os}};
-  j["full"] = Json{{"min", opt(r.full_min)}, {"from", r.full_min_from}, {"confidence", to_string(r.full_confidence)}};
+  j["full"] =
+      Json{{"min", opt(r.full_min)}, {"from", r.full_min_from}, {"confidence", to_string(r.full_confidence)}};
   j["bundled"] = opt(r.bundled);
   if (r.mvc) {
     j["minor_version_compat"] =
-        Json{{"cuda_major", r.mvc->cuda_major}, {"min", opt(r.mvc_min)}, {"confidence", to_string(r.os == "windows" ? r.mvc->windows_confidence : r.mvc->confidence)}};
+        Json{{"cuda_major", r.mvc->cuda_major},
+             {"min", opt(r.mvc_min)},
+             {"confidence", to_string(r.os == "windows" ? r.mvc->windows_confidence : r.mvc->confidence)}};
     Json limits = Json::array();
     for (const auto& l : r.mvc->limits) limits.push_back(Json{{"id", l.id}, {"text", l.text}});
     j["minor_version_compat"]["limits"] = limits;
@@ -70,7 +76,8 @@ Json to_json(const DriverBranch& b, bool exact) {
 }
 
 Json to_json(const Arch& a, const ArchVariant* variant) {
-  Json j{{"cc", a.cc.text()}, {"sm", a.sm}, {"name", a.name}, {"segment", a.segment}, {"examples", a.examples}};
+  Json j{
+      {"cc", a.cc.text()}, {"sm", a.sm}, {"name", a.name}, {"segment", a.segment}, {"examples", a.examples}};
   j["first_cuda"] = opt(a.first_cuda);
   if (a.first_cuda_at_most) j["first_cuda_at_most"] = a.first_cuda_at_most->text();
   j["last_cuda"] = opt(a.last_cuda);
@@ -79,7 +86,10 @@ Json to_json(const Arch& a, const ArchVariant* variant) {
   j["carries_forward"] = a.carries_forward;
   Json vars = Json::array();
   for (const auto& v : a.variants) {
-    Json vj{{"sm", v.sm}, {"suffix", v.suffix}, {"first_cuda", opt(v.first_cuda)}, {"min_ptx_isa", opt(v.min_ptx_isa)}};
+    Json vj{{"sm", v.sm},
+            {"suffix", v.suffix},
+            {"first_cuda", opt(v.first_cuda)},
+            {"min_ptx_isa", opt(v.min_ptx_isa)}};
     Json runs = Json::array();
     for (const auto& r : v.runs_on) runs.push_back(r.text());
     vj["runs_on"] = runs;
@@ -96,7 +106,8 @@ Json to_json(const Arch& a, const ArchVariant* variant) {
 Json to_json(const Gpu& g, const Arch* arch) {
   char id[8];
   std::snprintf(id, sizeof id, "0x%04x", g.pci_id);
-  Json j{{"pci_id", id}, {"name", g.name}, {"pci_name", g.pci_name}, {"chip", g.chip}, {"cc", g.cc.text()}, {"segment", g.segment}};
+  Json j{{"pci_id", id},   {"name", g.name},    {"pci_name", g.pci_name},
+         {"chip", g.chip}, {"cc", g.cc.text()}, {"segment", g.segment}};
   j["sm"] = arch ? Json(arch->sm) : Json(nullptr);
   j["architecture"] = arch ? Json(arch->name) : Json(nullptr);
   add_provenance(j, g);

@@ -43,7 +43,7 @@ class KnowledgeBase {
 
   // --- error codes: api is "driver", "runtime" or "nvml".
   const ErrorCode* error(std::string_view api, long code) const;
-  const ErrorCode* error_named(std::string_view name) const;  // exact name, case-insensitive
+  const ErrorCode* error_named(std::string_view name) const;        // exact name, case-insensitive
   std::vector<const ErrorCode*> errors_with_code(long code) const;  // every api that defines it
   const std::vector<ErrorCode>& errors() const;
 

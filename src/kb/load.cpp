@@ -9,10 +9,10 @@
 #include <mutex>
 #include <sstream>
 
-#include "core/options.h"
-#include "core/embedded.h"
 #include "core/bounded_input.h"
+#include "core/embedded.h"
 #include "core/errors.h"
+#include "core/options.h"
 #include "kb/builders.h"
 
 namespace cudiag::kb {
@@ -200,7 +200,8 @@ KnowledgeBase KnowledgeBase::load_dir(const std::string& dir) {
     if (entry.path().extension() != ".json") continue;
     // A FIFO or device named *.json is refused, never waited on; 16 MiB is
     // far above any table (the largest built-in one is ~200 KB).
-    files.push_back({entry.path().string(), read_input_bytes(entry.path().string(), 16u << 20, PipeInput::kRefused)});
+    files.push_back(
+        {entry.path().string(), read_input_bytes(entry.path().string(), 16u << 20, PipeInput::kRefused)});
   }
   // Directory order is arbitrary; messages should not be.
   std::sort(files.begin(), files.end(), [](const KbFile& a, const KbFile& b) { return a.path < b.path; });

@@ -1,9 +1,9 @@
 // The lookups behind KnowledgeBase's API.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-
-#include <fmt/format.h>
 
 #include "core/errors.h"
 #include "kb/data.h"
@@ -18,9 +18,12 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool same_minor(const Version& a, const Version& b) { return a.major() == b.major() && a.minor() == b.minor(); }
+bool same_minor(const Version& a, const Version& b) {
+  return a.major() == b.major() && a.minor() == b.minor();
+}
 
-// Words of a GPU name: lower-case runs of letters and digits ("Tesla V100-SXM2-16GB" -> tesla v100 sxm2 16gb).
+// Words of a GPU name: lower-case runs of letters and digits ("Tesla V100-SXM2-16GB" -> tesla v100 sxm2
+// 16gb).
 std::vector<std::string> words(std::string_view s) {
   std::vector<std::string> out;
   std::string cur;
@@ -37,7 +40,9 @@ std::vector<std::string> words(std::string_view s) {
 }
 
 // Brand words that nvidia-smi and users add or drop freely.
-bool optional_word(const std::string& w) { return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro"; }
+bool optional_word(const std::string& w) {
+  return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro";
+}
 
 // Memory size and form factor in a product name ("80GB", "HBM3", "SXM5", "PCIe"): nvidia-smi's
 // names and pci.ids' disagree on them, so a query need not match them, though matching counts.
@@ -45,13 +50,16 @@ bool decoration(const std::string& w) {
   auto digits_then = [&](const char* suffix) {
     auto n = std::string(suffix).size();
     return w.size() > n && w.ends_with(suffix) &&
-           std::all_of(w.begin(), w.end() - static_cast<long>(n), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+           std::all_of(w.begin(), w.end() - static_cast<long>(n),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
   };
-  return digits_then("gb") || w.starts_with("hbm") || w.starts_with("gddr") || w.starts_with("sxm") || w == "pcie";
+  return digits_then("gb") || w.starts_with("hbm") || w.starts_with("gddr") || w.starts_with("sxm") ||
+         w == "pcie";
 }
 
 bool has_digit(const std::string& w) {
-  return std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  return std::any_of(w.begin(), w.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 }  // namespace
@@ -85,7 +93,8 @@ const std::vector<ErrorCode>& KnowledgeBase::errors() const { return d_->errors;
 
 // --- toolkit -> driver
 
-std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& cuda, std::string_view os) const {
+std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& cuda,
+                                                                std::string_view os) const {
   const ToolkitRelease* row = nullptr;
   if (cuda.parts().size() >= 3) {
     for (const auto& r : d_->toolkits) {
@@ -96,7 +105,8 @@ std::optional<DriverRequirement> KnowledgeBase::driver_for_cuda(const Version& c
     if (!row && cuda.part(2) < 10) return std::nullopt;
   }
   if (!row) {
-    // "12.4" is what a runtime reports: the GA row of that minor, else its first row that is not a release candidate.
+    // "12.4" is what a runtime reports: the GA row of that minor, else its first row that is not a release
+    // candidate.
     for (const auto& r : d_->toolkits) {
       if (!same_minor(r.cuda, cuda) || r.kind == "rc") continue;
       if (r.kind == "ga") {
@@ -206,7 +216,9 @@ std::optional<ArchMatch> KnowledgeBase::arch_match(std::string_view text) const 
   std::optional<Version> cc;
   if (s.find('.') != std::string::npos) {
     cc = Version::parse(s);
-  } else if (s.size() >= 2 && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+  } else if (s.size() >= 2 && std::all_of(s.begin(), s.end(), [](char c) {
+               return std::isdigit(static_cast<unsigned char>(c));
+             })) {
     // "120" is 12.0, "90" is 9.0: the last digit is the minor.
     cc = Version::parse(s.substr(0, s.size() - 1) + "." + s.substr(s.size() - 1));
   }
@@ -352,12 +364,14 @@ std::vector<TableInfo> KnowledgeBase::tables() const {
     for (const auto& [key, value] : doc.items()) {
       if (value.is_array()) t.entries += value.size();
     }
-    for (const auto& [id, s] : doc["sources"].items()) t.sources.push_back({s.value("url", ""), s.value("section", "")});
+    for (const auto& [id, s] : doc["sources"].items())
+      t.sources.push_back({s.value("url", ""), s.value("section", "")});
     out.push_back(std::move(t));
   };
   for (const auto& name : required_tables()) add(name);
   for (const auto& [name, doc] : d_->raw) {
-    if (std::find(required_tables().begin(), required_tables().end(), name) == required_tables().end()) add(name);
+    if (std::find(required_tables().begin(), required_tables().end(), name) == required_tables().end())
+      add(name);
   }
   return out;
 }

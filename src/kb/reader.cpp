@@ -19,7 +19,8 @@ std::string_view type_name(const Json& j) {
 }  // namespace
 
 Source parse_source(const Json& value, const std::string& where) {
-  if (!value.is_object()) throw InputError(fmt::format("{}: a source must be an object with url and section", where));
+  if (!value.is_object())
+    throw InputError(fmt::format("{}: a source must be an object with url and section", where));
   auto url = value.find("url");
   auto section = value.find("section");
   if (url == value.end() || !url->is_string() || url->get<std::string>().empty())
@@ -155,7 +156,8 @@ std::optional<Confidence> EntryReader::opt_confidence(std::string_view key) cons
   if (!has(key)) return std::nullopt;
   auto text = str(key);
   auto c = parse_confidence(text);
-  if (!c) fail(fmt::format("{}: '{}' is not one of confirmed, single-source, unconfirmed, disputed", key, text));
+  if (!c)
+    fail(fmt::format("{}: '{}' is not one of confirmed, single-source, unconfirmed, disputed", key, text));
   return c;
 }
 
@@ -185,7 +187,8 @@ Provenance EntryReader::provenance(const Provenance* inherit) const {
   } else {
     fail("missing source (every entry needs one: an id from \"sources\" or {\"url\", \"section\"})");
   }
-  p.confidence = opt_confidence("confidence").value_or(inherit ? inherit->confidence : table_.default_confidence);
+  p.confidence =
+      opt_confidence("confidence").value_or(inherit ? inherit->confidence : table_.default_confidence);
   p.note = str_or("note", "");
   return p;
 }

@@ -1,23 +1,28 @@
 #include "kb/records.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace cudiag::kb {
 
 std::string_view to_string(Confidence c) {
   switch (c) {
-    case Confidence::kConfirmed: return "confirmed";
-    case Confidence::kSingleSource: return "single-source";
-    case Confidence::kUnconfirmed: return "unconfirmed";
-    case Confidence::kDisputed: return "disputed";
+    case Confidence::kConfirmed:
+      return "confirmed";
+    case Confidence::kSingleSource:
+      return "single-source";
+    case Confidence::kUnconfirmed:
+      return "unconfirmed";
+    case Confidence::kDisputed:
+      return "disputed";
   }
   return "unconfirmed";
 }
 
 std::optional<Confidence> parse_confidence(std::string_view text) {
-  for (auto c : {Confidence::kConfirmed, Confidence::kSingleSource, Confidence::kUnconfirmed, Confidence::kDisputed}) {
+  for (auto c :
+       {Confidence::kConfirmed, Confidence::kSingleSource, Confidence::kUnconfirmed, Confidence::kDisputed}) {
     if (to_string(c) == text) return c;
   }
   return std::nullopt;
@@ -25,7 +30,8 @@ std::optional<Confidence> parse_confidence(std::string_view text) {
 
 std::optional<Version> MinorVersionCompat::min_for(std::string_view os, const Version& cuda) const {
   for (const auto& e : exceptions) {
-    if (e.cuda.major() == cuda.major() && e.cuda.minor() == cuda.minor()) return os == "windows" ? e.windows_min : e.linux_min;
+    if (e.cuda.major() == cuda.major() && e.cuda.minor() == cuda.minor())
+      return os == "windows" ? e.windows_min : e.linux_min;
   }
   return os == "windows" ? windows_min : linux_min;
 }

@@ -40,8 +40,9 @@ struct ErrorCode : Provenance {
 
 // One OS column of a toolkit row.
 struct OsDriver {
-  std::optional<Version> min;      // minimum for full features
-  std::string min_from = "table3";  // "table3" (RN Table 3) or "bundled" (T3 not read; the installer's driver)
+  std::optional<Version> min;  // minimum for full features
+  std::string min_from =
+      "table3";                    // "table3" (RN Table 3) or "bundled" (T3 not read; the installer's driver)
   std::optional<Version> bundled;  // the driver in the installer
   Confidence confidence = Confidence::kConfirmed;
   std::string note;
@@ -53,7 +54,9 @@ struct ToolkitRelease : Provenance {
   std::string kind;     // "ga", "update", "rc"
   OsDriver linux_driver;
   OsDriver windows_driver;
-  const OsDriver& for_os(std::string_view os) const { return os == "windows" ? windows_driver : linux_driver; }
+  const OsDriver& for_os(std::string_view os) const {
+    return os == "windows" ? windows_driver : linux_driver;
+  }
 };
 
 struct ErrorRef {
@@ -80,7 +83,8 @@ struct MinorVersionCompat : Provenance {
   std::optional<Version> linux_min;
   std::optional<Version> windows_min;
   Confidence windows_confidence = Confidence::kConfirmed;
-  std::optional<long> upper_branch;  // drivers of this branch and newer run the major by backward compatibility
+  std::optional<long>
+      upper_branch;  // drivers of this branch and newer run the major by backward compatibility
   std::vector<MvcException> exceptions;
   std::vector<MvcLimit> limits;  // the same limits for every major
   // The minimum driver on `os` for an application built with `cuda` of this major.
@@ -121,15 +125,15 @@ struct ArchVariant : Provenance {
 };
 
 struct Arch : Provenance {
-  Version cc;            // "9.0"
-  std::string sm;        // "sm_90"
-  std::string name;      // "Hopper"
-  std::string segment;   // "datacenter", "consumer/workstation", ...
+  Version cc;           // "9.0"
+  std::string sm;       // "sm_90"
+  std::string name;     // "Hopper"
+  std::string segment;  // "datacenter", "consumer/workstation", ...
   std::vector<std::string> examples;
-  std::optional<Version> first_cuda;           // first toolkit that builds SASS for it
-  std::optional<Version> first_cuda_at_most;   // when only an upper bound is known
-  std::optional<Version> last_cuda;            // none: still targeted
-  std::optional<long> last_driver_branch;      // none: still supported
+  std::optional<Version> first_cuda;          // first toolkit that builds SASS for it
+  std::optional<Version> first_cuda_at_most;  // when only an upper bound is known
+  std::optional<Version> last_cuda;           // none: still targeted
+  std::optional<long> last_driver_branch;     // none: still supported
   std::optional<Version> min_ptx_isa;
   std::string carries_forward;  // the baseline rule
   std::vector<ArchVariant> variants;
@@ -148,10 +152,10 @@ struct PtxIsa : Provenance {
 };
 
 struct Gpu : Provenance {
-  unsigned pci_id = 0;  // device id, vendor 0x10de
-  std::string name;     // "GeForce RTX 4090"
-  std::string pci_name; // the pci.ids text, "AD102 [GeForce RTX 4090]"
-  std::string chip;     // "AD102"
+  unsigned pci_id = 0;   // device id, vendor 0x10de
+  std::string name;      // "GeForce RTX 4090"
+  std::string pci_name;  // the pci.ids text, "AD102 [GeForce RTX 4090]"
+  std::string chip;      // "AD102"
   Version cc;
   std::string segment;
 };

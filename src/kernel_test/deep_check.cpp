@@ -1,7 +1,7 @@
 #include "kernel_test/deep_check.h"
 
-#include "core/options.h"
 #include "core/fsroot.h"
+#include "core/options.h"
 #include "core/subprocess.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"

@@ -1,8 +1,8 @@
 #include "model/library_catalog.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 namespace cudiag {
 
@@ -10,16 +10,20 @@ namespace {
 
 using K = VersionCallKind;
 
-constexpr std::array<VersionCall, 2> kCudnn{{{"cudnnGetProperty", K::kProperty}, {"cudnnGetVersion", K::kSizeNoArg}}};
+constexpr std::array<VersionCall, 2> kCudnn{
+    {{"cudnnGetProperty", K::kProperty}, {"cudnnGetVersion", K::kSizeNoArg}}};
 constexpr std::array<VersionCall, 1> kCublas{{{"cublasGetProperty", K::kProperty}}};
-constexpr std::array<VersionCall, 2> kCublasLt{{{"cublasLtGetProperty", K::kProperty}, {"cublasLtGetVersion", K::kSizeNoArg}}};
+constexpr std::array<VersionCall, 2> kCublasLt{
+    {{"cublasLtGetProperty", K::kProperty}, {"cublasLtGetVersion", K::kSizeNoArg}}};
 constexpr std::array<VersionCall, 1> kNccl{{{"ncclGetVersion", K::kIntOut}}};
 constexpr std::array<VersionCall, 1> kNvrtc{{{"nvrtcVersion", K::kTwoIntOut}}};
 constexpr std::array<VersionCall, 1> kNvJitLink{{{"nvJitLinkVersion", K::kTwoIntOut}}};
-constexpr std::array<VersionCall, 2> kCufft{{{"cufftGetProperty", K::kProperty}, {"cufftGetVersion", K::kIntOut}}};
+constexpr std::array<VersionCall, 2> kCufft{
+    {{"cufftGetProperty", K::kProperty}, {"cufftGetVersion", K::kIntOut}}};
 constexpr std::array<VersionCall, 1> kCusparse{{{"cusparseGetProperty", K::kProperty}}};
 constexpr std::array<VersionCall, 1> kCusolver{{{"cusolverGetProperty", K::kProperty}}};
-constexpr std::array<VersionCall, 2> kCurand{{{"curandGetProperty", K::kProperty}, {"curandGetVersion", K::kIntOut}}};
+constexpr std::array<VersionCall, 2> kCurand{
+    {{"curandGetProperty", K::kProperty}, {"curandGetVersion", K::kIntOut}}};
 constexpr std::array<VersionCall, 1> kCupti{{{"cuptiGetVersion", K::kUint32Out}}};
 constexpr std::array<VersionCall, 1> kTensorRt{{{"getInferLibVersion", K::kIntNoArg}}};
 
@@ -64,17 +68,24 @@ std::string decode_library_version(std::string_view key, const Json& calls, std:
     if (!rec.is_object() || !integer("result") || rec["result"] != 0) continue;
     if (integer("major") && integer("minor") && (!rec.contains("patch") || integer("patch"))) {
       if (how) *how = symbol;
-      if (rec.contains("patch")) return fmt::format("{}.{}.{}", rec["major"].get<long>(), rec["minor"].get<long>(), rec["patch"].get<long>());
+      if (rec.contains("patch"))
+        return fmt::format("{}.{}.{}", rec["major"].get<long>(), rec["minor"].get<long>(),
+                           rec["patch"].get<long>());
       return fmt::format("{}.{}", rec["major"].get<long>(), rec["minor"].get<long>());
     }
     if (!rec.contains("value") || !rec["value"].is_number_integer()) continue;
     long v = rec["value"].get<long>();
     std::string out;
-    if (key == "cudnn") out = decode_mmp(v, 90000);
-    else if (key == "nccl") out = decode_mmp(v, 20900);
-    else if (key == "tensorrt") out = decode_mmp(v, 100000);
-    else if (key == "cublaslt") out = decode_mmp(v, 0);
-    else if (key == "cupti") out = fmt::format("API {}", v);
+    if (key == "cudnn")
+      out = decode_mmp(v, 90000);
+    else if (key == "nccl")
+      out = decode_mmp(v, 20900);
+    else if (key == "tensorrt")
+      out = decode_mmp(v, 100000);
+    else if (key == "cublaslt")
+      out = decode_mmp(v, 0);
+    else if (key == "cupti")
+      out = fmt::format("API {}", v);
     if (!out.empty()) {
       if (how) *how = symbol;
       return out;

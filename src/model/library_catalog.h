@@ -11,12 +11,12 @@
 namespace cudiag {
 
 enum class VersionCallKind {
-  kProperty,     // status fn(libraryPropertyType, int*) for MAJOR=0, MINOR=1, PATCH_LEVEL=2
-  kSizeNoArg,    // size_t fn()
-  kIntOut,       // status fn(int*)
-  kTwoIntOut,    // status fn(int* major, int* minor)
-  kUint32Out,    // status fn(uint32_t*)
-  kIntNoArg,     // int fn()
+  kProperty,   // status fn(libraryPropertyType, int*) for MAJOR=0, MINOR=1, PATCH_LEVEL=2
+  kSizeNoArg,  // size_t fn()
+  kIntOut,     // status fn(int*)
+  kTwoIntOut,  // status fn(int* major, int* minor)
+  kUint32Out,  // status fn(uint32_t*)
+  kIntNoArg,   // int fn()
 };
 
 struct VersionCall {

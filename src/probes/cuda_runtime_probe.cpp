@@ -19,9 +19,12 @@ class CudaRuntimeProbe : public LayerProbe {
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
     instances_ = ctx.search.find_all("libcudart.so");
     auto driver = ctx.search.loader_pick("libcuda.so.1");
-    std::string driver_host = driver ? ctx.root.host_path(ctx.root.resolve(*driver).path.value_or(*driver)) : "";
+    std::string driver_host =
+        driver ? ctx.root.host_path(ctx.root.resolve(*driver).path.value_or(*driver)) : "";
     for (const auto& inst : instances_) {
-      tickets_.push_back(inst.error.empty() ? batch.add("cudart", {ctx.root.host_path(inst.real_path), driver_host}) : kNone);
+      tickets_.push_back(inst.error.empty()
+                             ? batch.add("cudart", {ctx.root.host_path(inst.real_path), driver_host})
+                             : kNone);
     }
   }
 
@@ -49,8 +52,9 @@ class CudaRuntimeProbe : public LayerProbe {
           const Json& calls = answer.contains("calls") ? answer["calls"] : Json::object();
           r["runtime_version"] = version_fact(calls, "cudaRuntimeGetVersion", path);
           r["driver_version"] = version_fact(calls, "cudaDriverGetVersion", path);
-          r["cudaGetDeviceCount"] = result_fact(calls.contains("cudaGetDeviceCount") ? calls["cudaGetDeviceCount"] : Json(),
-                                                call_source(path, "cudaGetDeviceCount"), "runtime", options_.error_name);
+          r["cudaGetDeviceCount"] =
+              result_fact(calls.contains("cudaGetDeviceCount") ? calls["cudaGetDeviceCount"] : Json(),
+                          call_source(path, "cudaGetDeviceCount"), "runtime", options_.error_name);
           if (calls.contains("cudaGetDeviceCount") && calls["cudaGetDeviceCount"].contains("value"))
             r["device_count"] = calls["cudaGetDeviceCount"]["value"];
           const Json& v = fact_value(r["runtime_version"]);
@@ -77,7 +81,8 @@ class CudaRuntimeProbe : public LayerProbe {
       f["raw"] = v;
       return f;
     }
-    return result_fact(calls.contains(name) ? calls[name] : Json(), call_source(path, name), "runtime", options_.error_name);
+    return result_fact(calls.contains(name) ? calls[name] : Json(), call_source(path, name), "runtime",
+                       options_.error_name);
   }
 
   // Toolkit facts that disagree with each other.
@@ -98,8 +103,8 @@ class CudaRuntimeProbe : public LayerProbe {
       auto home_real = ctx.root.resolve(*home).path.value_or(*home);
       auto nvcc_root = nvcc["toolkit"].get<std::string>();
       if (normalize_path(home_real) != normalize_path(nvcc_root)) {
-        out.push_back(std::string("nvcc on PATH (") + nvcc["path"].get<std::string>() + ") is from " + nvcc_root +
-                      ", not from " + var + "=" + *home);
+        out.push_back(std::string("nvcc on PATH (") + nvcc["path"].get<std::string>() + ") is from " +
+                      nvcc_root + ", not from " + var + "=" + *home);
       }
     }
     return out;

@@ -53,11 +53,20 @@ std::vector<std::string> Environment::list(std::string_view name) const {
 }
 
 bool is_allowlisted_variable(std::string_view name) {
-  static constexpr std::array<std::string_view, 14> kExact = {
-      "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_DISABLE_REQUIRE",
-      "CUDA_HOME",            "CUDA_PATH",              "LD_LIBRARY_PATH",            "LD_PRELOAD",
-      "CUDA_MODULE_LOADING",  "CONDA_PREFIX",           "VIRTUAL_ENV",                "CUDA_DEVICE_ORDER",
-      "CUDA_DISABLE_JIT",     "CUDA_FORCE_PTX_JIT"};
+  static constexpr std::array<std::string_view, 14> kExact = {"CUDA_VISIBLE_DEVICES",
+                                                              "NVIDIA_VISIBLE_DEVICES",
+                                                              "NVIDIA_DRIVER_CAPABILITIES",
+                                                              "NVIDIA_DISABLE_REQUIRE",
+                                                              "CUDA_HOME",
+                                                              "CUDA_PATH",
+                                                              "LD_LIBRARY_PATH",
+                                                              "LD_PRELOAD",
+                                                              "CUDA_MODULE_LOADING",
+                                                              "CONDA_PREFIX",
+                                                              "VIRTUAL_ENV",
+                                                              "CUDA_DEVICE_ORDER",
+                                                              "CUDA_DISABLE_JIT",
+                                                              "CUDA_FORCE_PTX_JIT"};
   for (auto n : kExact) {
     if (name == n) return true;
   }

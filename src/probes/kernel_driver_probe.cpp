@@ -10,7 +10,8 @@ namespace cudiag {
 
 namespace {
 
-constexpr const char* kModules[] = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia_peermem", "nouveau"};
+constexpr const char* kModules[] = {"nvidia",         "nvidia_uvm",     "nvidia_drm",
+                                    "nvidia_modeset", "nvidia_peermem", "nouveau"};
 
 Json probe_modules(const FsRoot& root) {
   Json mods = Json::object();
@@ -33,7 +34,8 @@ Json probe_modules(const FsRoot& root) {
 Json probe_module_files(const FsRoot& root) {
   Json files = Json::array();
   for (const auto& release : root.list_dir("/lib/modules")) {
-    for (const char* sub : {"updates/dkms", "kernel/drivers/video", "extra", "misc", "updates", "kernel/drivers/gpu/drm/nouveau"}) {
+    for (const char* sub : {"updates/dkms", "kernel/drivers/video", "extra", "misc", "updates",
+                            "kernel/drivers/gpu/drm/nouveau"}) {
       auto dir = fmt::format("/lib/modules/{}/{}", release, sub);
       for (const auto& name : root.list_dir(dir)) {
         if (!name.starts_with("nvidia") && !name.starts_with("nouveau")) continue;
@@ -61,8 +63,12 @@ Json probe_proc_gpus(const FsRoot& root) {
     } else {
       auto fields = parse_colon_fields(*data.data);
       auto src = file_source(path);
-      for (const auto& [key, out] : {std::pair{"Model", "model"}, {"GPU UUID", "uuid"}, {"Bus Location", "bus_location"},
-                                     {"Device Minor", "device_minor"}, {"Video BIOS", "vbios"}, {"Bus Type", "bus_type"}}) {
+      for (const auto& [key, out] : {std::pair{"Model", "model"},
+                                     {"GPU UUID", "uuid"},
+                                     {"Bus Location", "bus_location"},
+                                     {"Device Minor", "device_minor"},
+                                     {"Video BIOS", "vbios"},
+                                     {"Bus Type", "bus_type"}}) {
         if (fields.count(key)) g[out] = fact(fields[key], src);
       }
     }
@@ -88,11 +94,13 @@ Json probe_pci(const FsRoot& root) {
     auto src = file_source(dir);
     d["bus_id"] = fact(bdf, src);
     d["device_id"] = fact(read_trimmed(root, dir + "/device"), file_source(dir + "/device"));
-    d["subsystem_device_id"] = fact(read_trimmed(root, dir + "/subsystem_device"), file_source(dir + "/subsystem_device"));
+    d["subsystem_device_id"] =
+        fact(read_trimmed(root, dir + "/subsystem_device"), file_source(dir + "/subsystem_device"));
     d["class"] = fact(cls, file_source(dir + "/class"));
     d["kind"] = cls.starts_with("0x0680") ? "nvswitch" : "gpu";
     auto link = root.read_link(dir + "/driver");
-    d["bound_driver"] = link ? fact(base_name(*link), file_source(dir + "/driver")) : fact(nullptr, file_source(dir + "/driver"));
+    d["bound_driver"] = link ? fact(base_name(*link), file_source(dir + "/driver"))
+                             : fact(nullptr, file_source(dir + "/driver"));
     devices.push_back(d);
     if (devices.size() >= 512) break;
   }
@@ -103,7 +111,8 @@ Json probe_device_nodes(const FsRoot& root) {
   Json nodes = Json::array();
   std::vector<std::string> names = {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"};
   for (const auto& n : root.list_dir("/dev")) {
-    if (n.size() > 6 && n.starts_with("nvidia") && std::all_of(n.begin() + 6, n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (n.size() > 6 && n.starts_with("nvidia") &&
+        std::all_of(n.begin() + 6, n.end(), [](char c) { return c >= '0' && c <= '9'; }))
       names.push_back(n);
   }
   if (root.exists("/dev/dxg")) names.push_back("dxg");
@@ -153,14 +162,16 @@ Json probe_kernel_driver(const ProbeContext& ctx) {
     } else {
       bool open = false;
       auto v = parse_nvrm_version(*data.data, &open);
-      kd["version"] = v.empty() ? unknown_fact(file_source(path), "no NVRM version line") : fact(v, file_source(path));
+      kd["version"] =
+          v.empty() ? unknown_fact(file_source(path), "no NVRM version line") : fact(v, file_source(path));
       if (!v.empty()) kd["open_kernel_module"] = fact(open, file_source(path));
     }
   }
   {
     const char* path = "/sys/module/nvidia/version";
     auto data = root.read_file(path);
-    kd["sysfs_version"] = data ? fact(sanitize(trim(*data.data)), file_source(path)) : unknown_fact(file_source(path), data.error);
+    kd["sysfs_version"] = data ? fact(sanitize(trim(*data.data)), file_source(path))
+                               : unknown_fact(file_source(path), data.error);
   }
   kd["modules"] = probe_modules(root);
   kd["module_files"] = probe_module_files(root);

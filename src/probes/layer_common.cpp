@@ -20,7 +20,8 @@ Json instance_json(const LibraryInstance& inst, const std::string& picked_path) 
 Json result_fact(const Json& call, const std::string& source, std::string_view api, const ErrorNamer& namer) {
   if (!call.is_object()) return unknown_fact(source, "not called");
   if (call.contains("missing_symbol")) return unknown_fact(source, "the library has no such function");
-  if (!call.contains("result") || !call["result"].is_number_integer()) return unknown_fact(source, "no result");
+  if (!call.contains("result") || !call["result"].is_number_integer())
+    return unknown_fact(source, "no result");
   long code = call["result"].get<long>();
   std::string name = namer ? namer(api, code) : "";
   Json f = fact(name.empty() ? Json(nullptr) : Json(name), source);
@@ -31,7 +32,9 @@ Json result_fact(const Json& call, const std::string& source, std::string_view a
 
 std::string child_failure(const Json& answer) {
   if (!answer.is_object()) return "answered something that is not a JSON object";
-  auto text = [&](const char* k) { return answer[k].is_string() ? answer[k].get<std::string>() : answer[k].dump(); };
+  auto text = [&](const char* k) {
+    return answer[k].is_string() ? answer[k].get<std::string>() : answer[k].dump();
+  };
   if (answer.contains("child_error")) return text("child_error");
   if (answer.contains("load_error")) return "could not be loaded: " + text("load_error");
   return "";

@@ -1,9 +1,9 @@
 #include "probes/ld_cache.h"
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace cudiag {
 
@@ -39,8 +39,8 @@ void parse_new(std::string_view cache, LdCache& result) {
   std::uint32_t nlibs = read_u32(cache, 20);
   std::size_t table_end = kNewHeaderSize + std::size_t{nlibs} * kNewEntrySize;
   if (table_end > cache.size()) {
-    result.error = fmt::format("truncated: header says {} entries ({} bytes) but the file has {} bytes", nlibs,
-                               table_end, cache.size());
+    result.error = fmt::format("truncated: header says {} entries ({} bytes) but the file has {} bytes",
+                               nlibs, table_end, cache.size());
     nlibs = static_cast<std::uint32_t>((cache.size() - kNewHeaderSize) / kNewEntrySize);
   }
   for (std::uint32_t i = 0; i < nlibs; ++i) {
@@ -76,8 +76,8 @@ LdCache parse_ld_cache(std::string_view bytes) {
   std::uint32_t nlibs = read_u32(bytes, 12);
   std::size_t old_end = kOldHeaderSize + std::size_t{nlibs} * kOldEntrySize;
   if (old_end > bytes.size()) {
-    result.error = fmt::format("truncated: old-format header says {} entries but the file has {} bytes", nlibs,
-                               bytes.size());
+    result.error = fmt::format("truncated: old-format header says {} entries but the file has {} bytes",
+                               nlibs, bytes.size());
     return result;
   }
   std::size_t new_start = (old_end + 7) & ~std::size_t{7};

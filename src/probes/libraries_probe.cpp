@@ -7,10 +7,10 @@
 // lists the file (probes/wheel_record.h), unless --confirm-versions asks the
 // library itself; a child that loads the library and calls its function; the
 // file's name.
+#include <fmt/format.h>
+
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/fact.h"
 #include "probes/layer_probe.h"
@@ -79,7 +79,8 @@ class LibrariesProbe : public LayerProbe {
           j["version"]["via"] = fmt::format(
               "wheel {} {}: its RECORD lists this file's {} ({}, the precision of {}; --confirm-versions "
               "asks the library itself)",
-              w.owner.distribution, w.owner.version, w.owner.matched_by, w.version, e.kind->calls.front().symbol);
+              w.owner.distribution, w.owner.version, w.owner.matched_by, w.version,
+              e.kind->calls.front().symbol);
         } else if (!inst.file_version.empty()) {
           j["version"] = fact(inst.file_version, file_source(inst.real_path));
         } else {
@@ -108,7 +109,7 @@ class LibrariesProbe : public LayerProbe {
     const LibraryKind* kind;
     std::vector<LibraryInstance> instances;
     std::vector<std::size_t> tickets;
-    std::vector<Json> remembered;                   // a cached answer, or null
+    std::vector<Json> remembered;                    // a cached answer, or null
     std::vector<std::optional<WheelVersion>> wheel;  // the installing wheel's version, when used
   };
   static std::optional<WheelVersion> wheel_version(const WheelRecordIndex& wheels, const LibraryKind& kind,

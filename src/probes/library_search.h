@@ -7,8 +7,8 @@
 // choice is emulated so a report can say which copy a process would load.
 #include <map>
 #include <optional>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/fsroot.h"

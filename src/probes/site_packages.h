@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/pep440.h"  // version_satisfies, moved to core (PEP 440 is not a probe)
 #include "core/fsroot.h"
+#include "core/pep440.h"  // version_satisfies, moved to core (PEP 440 is not a probe)
 
 namespace cudiag {
 

@@ -29,7 +29,8 @@ Json nvcc_version_fact(const FsRoot& root, const std::string& path) {
       }
     }
     auto v = find_nvcc_version(text);
-    if (v.empty()) return unknown_fact(file_source(path), "no \"Cuda compilation tools\" banner in the binary");
+    if (v.empty())
+      return unknown_fact(file_source(path), "no \"Cuda compilation tools\" banner in the binary");
     return fact(v, file_source(path));
   } catch (const std::exception& e) {
     return unknown_fact(file_source(path), e.what());

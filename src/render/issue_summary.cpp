@@ -8,11 +8,11 @@
 
 #include "core/fact.h"
 #include "core/text_wrap.h"
-#include "render/text_summary.h"
 #include "model/derived.h"
 #include "model/frameworks_view.h"
 #include "model/layers.h"
 #include "model/report_path.h"
+#include "render/text_summary.h"
 
 namespace cudiag {
 
@@ -96,7 +96,8 @@ std::string host_driver_line(const Json& r) {
   if (!d.kernel_module) {
     // Only the user-space driver answered; say so rather than credit a driver that is not loaded.
     if (libcuda.empty()) {
-      if (d.nvml) return join_nonempty({"no NVIDIA kernel module loaded", "NVML " + d.nvml->text(), supports}, " · ");
+      if (d.nvml)
+        return join_nonempty({"no NVIDIA kernel module loaded", "NVML " + d.nvml->text(), supports}, " · ");
       return "no NVIDIA kernel module loaded";
     }
     return fmt::format("no NVIDIA kernel module loaded · {}{}{}", libcuda_kind, libcuda,

@@ -61,8 +61,9 @@ Learned& learned() {
 // secret: its pieces are learnt from 4 characters, except names too common to
 // stand for anyone.
 bool is_generic_word(std::string_view w) {
-  static const std::set<std::string, std::less<>> kGeneric = {"root", "user", "admin", "test", "guest", "ubuntu",
-                                                              "debian", "build", "oauth", "token", "https", "http"};
+  static const std::set<std::string, std::less<>> kGeneric = {"root",  "user",   "admin",  "test",
+                                                              "guest", "ubuntu", "debian", "build",
+                                                              "oauth", "token",  "https",  "http"};
   return kGeneric.contains(lower_copy(w));
 }
 
@@ -76,7 +77,8 @@ void learn(std::string_view span, std::size_t kMinPiece = 6) {
   for (std::size_t i = 0; i <= span.size(); ++i) {
     if (i == span.size() || span[i] == ':' || span[i] == '@' || span[i] == '/' || span[i] == '\n') {
       auto piece = span.substr(start, i - start);
-      if (piece.size() >= kMinPiece && piece.size() < span.size() && !is_generic_word(piece)) l.pieces.emplace(piece);
+      if (piece.size() >= kMinPiece && piece.size() < span.size() && !is_generic_word(piece))
+        l.pieces.emplace(piece);
       start = i + 1;
     }
   }
@@ -89,7 +91,8 @@ std::string redact_learned(std::string text) {
   // Longest first, so a whole span goes before its pieces.
   std::vector<const std::string*> order;
   for (const auto& p : l.pieces) order.push_back(&p);
-  std::sort(order.begin(), order.end(), [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+  std::sort(order.begin(), order.end(),
+            [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
   for (const auto* p : order) {
     // Whole words only: "alice" goes from "/alice/lib", not from "malice".
     for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + 1)) {
@@ -104,7 +107,6 @@ std::string redact_learned(std::string text) {
 
 using token_formats::kTokenFormats;
 using token_formats::Tail;
-
 
 // Key names whose value is a secret (matched on the lower-cased key).
 bool is_secret_key(std::string_view key) {
@@ -122,8 +124,8 @@ bool is_secret_key(std::string_view key) {
 
 // Keys of cudiag's own documents that end like a secret's name but hold none.
 bool is_report_key_not_secret(std::string_view key) {
-  static const std::set<std::string, std::less<>> kKeys = {"key", "keys", "sort_key", "lock_key", "cache_key",
-                                                           "stack_key", "kb_key", "signature_key"};
+  static const std::set<std::string, std::less<>> kKeys = {
+      "key", "keys", "sort_key", "lock_key", "cache_key", "stack_key", "kb_key", "signature_key"};
   return kKeys.contains(key);
 }
 
@@ -175,9 +177,12 @@ std::size_t token_match(std::string_view text, std::size_t at) {
     std::size_t end = at + f.prefix.size();
     auto in_tail = [&](char c) {
       switch (f.tail) {
-        case Tail::kUpper: return is_upper_alnum(c);
-        case Tail::kTokenDot: return is_token_char(c) || c == '.';
-        case Tail::kToken: break;
+        case Tail::kUpper:
+          return is_upper_alnum(c);
+        case Tail::kTokenDot:
+          return is_token_char(c) || c == '.';
+        case Tail::kToken:
+          break;
       }
       return is_token_char(c);
     };

@@ -1,7 +1,6 @@
 #include "report/assume.h"
 
 #include <fmt/format.h>
-
 #include <strings.h>
 
 #include <algorithm>
@@ -87,7 +86,8 @@ void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase&
     for (const auto* p : products) {
       if (p->cc == products.front()->cc) continue;
       std::string names;
-      for (const auto* q : products) names += (names.empty() ? "" : "; ") + q->name + " (cc " + q->cc.text() + ")";
+      for (const auto* q : products)
+        names += (names.empty() ? "" : "; ") + q->name + " (cc " + q->cc.text() + ")";
       throw InputError(fmt::format("--assume gpu={}: ambiguous, name one of: {}", value, names));
     }
     gpu["name"] = assumed(products.front()->name, "gpu");
@@ -146,7 +146,6 @@ void assume_env(Json& report, const std::string& name, const std::string& value)
   e[name] = std::move(f);
 }
 
-
 // Issue #13: what the NVIDIA container runtime reads that no probe may see
 // from inside a container: the GPUs' NVML brand, the host toolkit's version
 // and its runtime mode (host config.toml).
@@ -171,8 +170,8 @@ bool assume_container_runtime(Json& report, const std::string& key, const std::s
   if (key == "container_runtime_mode") {
     static const char* modes[] = {"auto", "legacy", "cdi", "jit-cdi", "csv"};
     if (std::none_of(std::begin(modes), std::end(modes), [&](const char* m) { return value == m; }))
-      throw InputError(
-          fmt::format("--assume container_runtime_mode={}: expected auto, legacy, cdi, jit-cdi or csv", value));
+      throw InputError(fmt::format(
+          "--assume container_runtime_mode={}: expected auto, legacy, cdi, jit-cdi or csv", value));
     object_at(object_at(report, "host"), "nvidia_container_toolkit")["mode"] = assumed(value, key);
     return true;
   }
@@ -183,10 +182,9 @@ bool assume_container_runtime(Json& report, const std::string& key, const std::s
 
 const std::vector<std::string>& assumption_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"driver",    "compat",    "gpu",
-                                  "cuda_runtime", "container", "env.NAME",
-                                  "<library>", "gpu_brand", "container_toolkit",
-                                  "container_runtime_mode"};
+    std::vector<std::string> k = {
+        "driver",   "compat",    "gpu",       "cuda_runtime",      "container",
+        "env.NAME", "<library>", "gpu_brand", "container_toolkit", "container_runtime_mode"};
     for (const auto& l : layer_assumption_keys()) k.push_back(l);
     return k;
   }();
@@ -230,7 +228,8 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
       throw InputError(fmt::format(
           "--assume {}: unknown key '{}' (keys: driver, compat, gpu, cuda_runtime, container, env.NAME, "
           "a library such as cudnn, nccl, cublas, or one of torch, tensorflow, jaxlib, cupy-cuda12x, "
-          "onnxruntime-gpu, kernel_module, nouveau, device_nodes, userspace_driver, libcuda, ld_library_path, "
+          "onnxruntime-gpu, kernel_module, nouveau, device_nodes, userspace_driver, libcuda, "
+          "ld_library_path, "
           "nvcc, cuda_home, os, wsl, docker_desktop, nvidia_runtime, gpu_brand, container_toolkit, "
           "container_runtime_mode; see docs/assume.md)",
           a, key));

@@ -15,7 +15,8 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
     label += " " + a;
     spec.argv.push_back(std::move(a));
   }
-  std::string key = kind == "library" && !spec.argv.empty() && spec.argv.size() > 3 ? kind + " " + spec.argv[3] : kind;
+  std::string key =
+      kind == "library" && !spec.argv.empty() && spec.argv.size() > 3 ? kind + " " + spec.argv[3] : kind;
   if (++per_library_[key] > kMaxChildrenPerLibrary) {
     skipped_key_.push_back(key);
   } else {

@@ -28,7 +28,7 @@ struct CollectOptions {
   ErrorNamer error_name;
   std::string image_digest;  // --image-digest: the container image's digest, which only the caller knows
   std::vector<std::string> pythons;  // --python: extra interpreters or environments for the frameworks layer
-  bool frameworks = true;             // false (--no-frameworks): skip the frameworks layer
+  bool frameworks = true;            // false (--no-frameworks): skip the frameworks layer
   bool binaries = false;  // --binaries / check --deep: fatbin architectures of each library (`binaries` key)
   // Where library-version answers are remembered (core/answer_cache.h); "" remembers nothing.
   std::string answer_cache_dir;

@@ -71,14 +71,16 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
               "The CUDA {} runtime{} runs on driver {} through minor-version compatibility, with limits: {}.",
               v->text(), runtime_label(rt), describe(driver), mvc_limits_text(kb, driver)),
           c.requirement && c.requirement->full_min
-              ? fmt::format("Ship SASS for your GPUs rather than relying on PTX JIT, or install driver ≥ {} for "
-                            "full CUDA {} support.",
-                            c.requirement->full_min->text(), v->text())
+              ? fmt::format(
+                    "Ship SASS for your GPUs rather than relying on PTX JIT, or install driver ≥ {} for "
+                    "full CUDA {} support.",
+                    c.requirement->full_min->text(), v->text())
               // From CUDA 13.4 no installer bundles a driver, so an unreadable Table 3 row leaves no number.
-              : fmt::format("Ship SASS for your GPUs rather than relying on PTX JIT, or install a driver of the "
-                            "branch that reports CUDA {} for full support (its minimum is not in the knowledge "
-                            "base).",
-                            v->text()));
+              : fmt::format(
+                    "Ship SASS for your GPUs rather than relying on PTX JIT, or install a driver of the "
+                    "branch that reports CUDA {} for full support (its minimum is not in the knowledge "
+                    "base).",
+                    v->text()));
       f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
       add_driver_evidence(f, report, driver);
       if (c.requirement && c.requirement->mvc) add_docs(f, *c.requirement->mvc);

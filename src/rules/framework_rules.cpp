@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <set>
 
+#include "core/pep440.h"
 #include "inspect/arch_compat.h"
 #include "inspect/verdict.h"
-#include "core/pep440.h"
 #include "kb/knowledge_base.h"
 #include "rules/arch_targets.h"
 #include "rules/engine.h"

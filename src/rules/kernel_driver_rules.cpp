@@ -160,8 +160,10 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
   // Nodes seen without a module say nothing about a module --assume'd in.
   const Json& nodes = fact_at(report, "kernel_driver.device_nodes");
   // An assumed driver says nothing about this machine's nodes, unless the nodes are assumed too.
-  bool nodes_assumed = nodes.is_array() && !nodes.empty() && nodes[0].value("source", "").starts_with("assume:");
-  if (is_wsl(report) || !module_loaded(report) || (is_assumed(report, "kernel_driver.version") && !nodes_assumed))
+  bool nodes_assumed =
+      nodes.is_array() && !nodes.empty() && nodes[0].value("source", "").starts_with("assume:");
+  if (is_wsl(report) || !module_loaded(report) ||
+      (is_assumed(report, "kernel_driver.version") && !nodes_assumed))
     return;
   if (!nodes.is_array()) return;
   std::vector<std::string> missing, inaccessible;

@@ -1,11 +1,11 @@
 #include "workflow/verify.h"
 
-#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "rules/finding.h"
 

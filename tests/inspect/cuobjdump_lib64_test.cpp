@@ -22,7 +22,8 @@ std::string lib64_dir() {
 
 TEST(InspectCuobjdumpLib64Test, EveryLibraryListsExactlyWhatCuobjdumpLists) {
   std::string tool = inspect_test::cuobjdump_path();
-  if (tool.empty()) GTEST_SKIP() << "cuobjdump not found (pip install nvidia-cuda-cuobjdump, or set CUDIAG_CUOBJDUMP)";
+  if (tool.empty())
+    GTEST_SKIP() << "cuobjdump not found (pip install nvidia-cuda-cuobjdump, or set CUDIAG_CUOBJDUMP)";
   std::error_code ec;
   if (!fs::is_directory(lib64_dir(), ec)) GTEST_SKIP() << lib64_dir() << " does not exist";
   std::vector<std::string> files;

@@ -3,10 +3,9 @@
 // starts from the healthy dgx-h100 fixture with working driver doubles and
 // breaks one thing, so what still works is checked as well.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
@@ -155,16 +154,18 @@ TEST(CollectBadInput, GarbageFileNamedLibcuda) {
 TEST(CollectBadInput, SymlinkLoopsInLibraryDirectories) {
   Machine m("dgx-h100");
   install_driver(m);
-  m.symlink(kLib + "/libcudart.so.12", "libcudart.so.12.loop").symlink(kLib + "/libcudart.so.12.loop", "libcudart.so.12");
-  m.symlink(kLib + "/libnccl.so.2", "libnccl.so.2");                  // points at itself
-  m.symlink(kLib + "/nvidia/current", "../nvidia/current");           // a directory that is a loop
-  m.symlink("/usr/local/cuda", "/usr/local/cuda");                    // the toolkit link, absolute, to itself
+  m.symlink(kLib + "/libcudart.so.12", "libcudart.so.12.loop")
+      .symlink(kLib + "/libcudart.so.12.loop", "libcudart.so.12");
+  m.symlink(kLib + "/libnccl.so.2", "libnccl.so.2");         // points at itself
+  m.symlink(kLib + "/nvidia/current", "../nvidia/current");  // a directory that is a loop
+  m.symlink("/usr/local/cuda", "/usr/local/cuda");           // the toolkit link, absolute, to itself
   auto r = m.report();
   expect_sane(r, 10);
   const Json& runtimes = at(r.report, "cuda_runtime.runtimes");
   ASSERT_FALSE(runtimes.empty()) << at(r.report, "cuda_runtime").dump(1);
   for (const auto& rt : runtimes) {
-    EXPECT_NE(rt.value("error", "").find("too many levels of symbolic links"), std::string::npos) << rt.dump();
+    EXPECT_NE(rt.value("error", "").find("too many levels of symbolic links"), std::string::npos)
+        << rt.dump();
   }
   const Json& nccl = at(r.report, "libraries.nccl.instances");
   ASSERT_EQ(nccl.size(), 1u) << nccl.dump();
@@ -205,9 +206,12 @@ TEST(CollectBadInput, GarbageInProcModulesAndOsRelease) {
   install_driver(m);
   m.write("/proc/modules", garbage(8192, 1) + "\nnvidia 54259712 3 - Live 0x0\n" + garbage(100, 2));
   m.remove("/etc/os-release");
-  m.write("/etc/os-release", garbage(2048, 3) + "\nID=\xff\xfeubuntu\x01\nPRETTY_NAME=\"\xc3\x28 bad utf-8\"\n" + garbage(512, 4));
+  m.write(
+      "/etc/os-release",
+      garbage(2048, 3) + "\nID=\xff\xfeubuntu\x01\nPRETTY_NAME=\"\xc3\x28 bad utf-8\"\n" + garbage(512, 4));
   m.write("/proc/version", garbage(300, 5));
-  m.write("/proc/driver/nvidia/gpus/0000:1b:00.0/information", "Model: \xe2\x82 H100\nGPU UUID: " + garbage(40, 6) + "\n");
+  m.write("/proc/driver/nvidia/gpus/0000:1b:00.0/information",
+          "Model: \xe2\x82 H100\nGPU UUID: " + garbage(40, 6) + "\n");
   auto r = m.report();
   expect_sane(r);
   const Json& j = r.report;
@@ -230,7 +234,8 @@ TEST(CollectBadInput, GarbageInProcModulesAndOsRelease) {
 TEST(CollectBadInput, GarbageEnvironment) {
   Machine m("dgx-h100");
   install_driver(m);
-  m.write("/proc/self/environ", garbage(4096, 9) + std::string("\0LD_LIBRARY_PATH=\xff\xfe:/nonexistent\0", 34) +
+  m.write("/proc/self/environ", garbage(4096, 9) +
+                                    std::string("\0LD_LIBRARY_PATH=\xff\xfe:/nonexistent\0", 34) +
                                     std::string("CUDA_HOME=\x80\x81\0", 13) + "=novalue");
   auto r = m.report();
   expect_sane(r);

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdint>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -66,9 +66,9 @@ inline std::string ld_so_cache_bytes(const std::vector<LdCacheEntry>& entries) {
   out += "glibc-ld.so.cache1.1";
   put32(static_cast<std::uint32_t>(entries.size()));
   put32(static_cast<std::uint32_t>(strings.size()));
-  out.push_back('\2');            // flags: little-endian
-  out.append(3, '\0');            // padding
-  put32(0);                       // extension_offset: none
+  out.push_back('\2');                   // flags: little-endian
+  out.append(3, '\0');                   // padding
+  put32(0);                              // extension_offset: none
   for (int i = 0; i < 3; ++i) put32(0);  // unused
   for (std::size_t i = 0; i < entries.size(); ++i) {
     put32(static_cast<std::uint32_t>(entries[i].flags));
@@ -84,14 +84,16 @@ inline std::string ld_so_cache_bytes(const std::vector<LdCacheEntry>& entries) {
 
 // ---------------------------------------------------------------- running cudiag
 
-using test_run::RunResult;
 using test_run::run_program;
+using test_run::RunResult;
 
 // `cudiag --root ROOT --timeout T report --format json --include-identity`:
 // the collection as it is, GPU UUIDs included (output is redacted otherwise).
-inline RunResult run_report(const std::string& root, int timeout_s = 10, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {CUDIAG_BINARY, "--root", root, "--timeout", std::to_string(timeout_s), "report",
-                                   "--format", "json", "--include-identity"};
+inline RunResult run_report(const std::string& root, int timeout_s = 10,
+                            std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {
+      CUDIAG_BINARY, "--root",   root,   "--timeout",         std::to_string(timeout_s),
+      "report",      "--format", "json", "--include-identity"};
   for (auto& e : extra) argv.push_back(std::move(e));
   return run_program(argv, timeout_s * 6.0 + 30);
 }
@@ -113,10 +115,14 @@ struct Gpu {
 // as its /proc/driver/nvidia/gpus/*/information).
 inline std::vector<Gpu> dgx_h100_gpus() {
   const std::pair<const char*, const char*> ids[] = {
-      {"0000:1b:00.0", "GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01"}, {"0000:43:00.0", "GPU-5c0f2a41-8d3e-4b7a-9e21-3a4b5c6d7e02"},
-      {"0000:52:00.0", "GPU-1f3e5d7c-9b2a-4c6e-8f10-2b3c4d5e6f03"}, {"0000:61:00.0", "GPU-7a8b9c0d-1e2f-4a5b-8c6d-7e8f9a0b1c04"},
-      {"0000:9d:00.0", "GPU-2d4f6a8c-0e1a-4b3c-9d5e-6f7a8b9c0d05"}, {"0000:c3:00.0", "GPU-8e9f0a1b-2c3d-4e5f-a6b7-c8d9e0f1a206"},
-      {"0000:d1:00.0", "GPU-3b5d7f9a-1c2e-4f6a-b8c0-d2e4f6a8b007"}, {"0000:df:00.0", "GPU-9c0d1e2f-3a4b-4c5d-be6f-7a8b9c0d1e08"}};
+      {"0000:1b:00.0", "GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01"},
+      {"0000:43:00.0", "GPU-5c0f2a41-8d3e-4b7a-9e21-3a4b5c6d7e02"},
+      {"0000:52:00.0", "GPU-1f3e5d7c-9b2a-4c6e-8f10-2b3c4d5e6f03"},
+      {"0000:61:00.0", "GPU-7a8b9c0d-1e2f-4a5b-8c6d-7e8f9a0b1c04"},
+      {"0000:9d:00.0", "GPU-2d4f6a8c-0e1a-4b3c-9d5e-6f7a8b9c0d05"},
+      {"0000:c3:00.0", "GPU-8e9f0a1b-2c3d-4e5f-a6b7-c8d9e0f1a206"},
+      {"0000:d1:00.0", "GPU-3b5d7f9a-1c2e-4f6a-b8c0-d2e4f6a8b007"},
+      {"0000:df:00.0", "GPU-9c0d1e2f-3a4b-4c5d-be6f-7a8b9c0d1e08"}};
   std::vector<Gpu> gpus;
   for (const auto& [bus, uuid] : ids) {
     Gpu g;
@@ -150,8 +156,8 @@ inline std::string libcuda_scenario(int driver_version, const std::vector<Gpu>& 
 }
 
 // Scenario text for fake_libnvidia_ml.
-inline std::string nvml_scenario(const std::string& driver_version, int cuda_driver_version, const std::vector<Gpu>& gpus,
-                                 int init_result = 0) {
+inline std::string nvml_scenario(const std::string& driver_version, int cuda_driver_version,
+                                 const std::vector<Gpu>& gpus, int init_result = 0) {
   std::ostringstream s;
   s << "nvmlInit.result=" << init_result << "\n";
   s << "driver_version=" << driver_version << "\n";
@@ -206,14 +212,17 @@ class Machine {
     // Undo what makes removal fail (directories without permissions).
     for (auto it = fs::recursive_directory_iterator(dir_, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory(ec) && !it->is_symlink(ec)) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+      if (it->is_directory(ec) && !it->is_symlink(ec))
+        fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
     }
     fs::remove_all(dir_, ec);
   }
 
   std::string root() const { return dir_.string(); }
   // The host path of a machine path.
-  fs::path host(const std::string& machine_path) const { return dir_ / fs::path(machine_path).relative_path(); }
+  fs::path host(const std::string& machine_path) const {
+    return dir_ / fs::path(machine_path).relative_path();
+  }
 
   Machine& write(const std::string& machine_path, const std::string& content) {
     auto p = host(machine_path);
@@ -252,8 +261,9 @@ class Machine {
   // "libcuda.so.1") pointing at it and its scenario beside it. When
   // `in_ld_cache`, each link (or the file itself without links) gets an
   // ld.so.cache entry, as ldconfig would make; call write_ld_cache() after.
-  Machine& library(const std::string& double_name, const std::string& machine_path, const std::vector<std::string>& links,
-                   const std::string& scenario, bool in_ld_cache = true) {
+  Machine& library(const std::string& double_name, const std::string& machine_path,
+                   const std::vector<std::string>& links, const std::string& scenario,
+                   bool in_ld_cache = true) {
     auto dst = host(machine_path);
     fs::create_directories(dst.parent_path());
     fs::path src = fs::path(CUDIAG_DOUBLES_DIR) / (double_name + ".so");
@@ -315,7 +325,8 @@ inline const Json& at(const Json& j, const std::string& dotted) {
     if (cur->is_object()) {
       if (!cur->contains(part)) return kNull;
       cur = &(*cur)[part];
-    } else if (cur->is_array() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos) {
+    } else if (cur->is_array() && !part.empty() &&
+               part.find_first_not_of("0123456789") == std::string::npos) {
       auto i = std::stoul(part);
       if (i >= cur->size()) return kNull;
       cur = &(*cur)[i];

@@ -39,18 +39,21 @@ std::string upper(std::string s) {
 // the soname link, an ld.so.cache entry.
 void install_driver(Machine& m, const std::string& version, int cuda, const std::vector<Gpu>& gpus,
                     const std::string& libcuda_extra = "", const std::string& nvml_extra = "") {
-  m.library("fake_libcuda", kLib + "/libcuda.so." + version, {"libcuda.so.1"}, libcuda_scenario(cuda, gpus) + libcuda_extra);
+  m.library("fake_libcuda", kLib + "/libcuda.so." + version, {"libcuda.so.1"},
+            libcuda_scenario(cuda, gpus) + libcuda_extra);
   m.library("fake_libnvidia_ml", kLib + "/libnvidia-ml.so." + version, {"libnvidia-ml.so.1"},
             nvml_scenario(version, cuda, gpus) + nvml_extra);
   m.write_ld_cache();
 }
 
 // A toolkit's runtime: lib64/libcudart.so.<full> with its soname link and version.json.
-void install_toolkit_runtime(Machine& m, const std::string& toolkit, const std::string& full_version, int encoded) {
+void install_toolkit_runtime(Machine& m, const std::string& toolkit, const std::string& full_version,
+                             int encoded) {
   std::string major = full_version.substr(0, full_version.find('.'));
   m.library("fake_libcudart", toolkit + "/lib64/libcudart.so." + full_version, {"libcudart.so." + major},
             cudart_scenario(encoded), false);
-  m.write(toolkit + "/version.json", "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"" + full_version + "\"}}\n");
+  m.write(toolkit + "/version.json",
+          "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"" + full_version + "\"}}\n");
 }
 
 std::vector<std::string> strings_of(const Json& array, const std::string& dotted) {
@@ -65,7 +68,8 @@ std::vector<std::string> strings_of(const Json& array, const std::string& dotted
 
 bool contains(const Json& array, const std::string& s) {
   if (!array.is_array()) return false;
-  return std::any_of(array.begin(), array.end(), [&](const Json& e) { return e.is_string() && e.get<std::string>() == s; });
+  return std::any_of(array.begin(), array.end(),
+                     [&](const Json& e) { return e.is_string() && e.get<std::string>() == s; });
 }
 
 // ------------------------------------------------------------------ healthy 8-GPU machine
@@ -121,7 +125,8 @@ TEST(CollectMachine, HealthyEightGpuMachineIsSeenByEveryLayer) {
   EXPECT_EQ(gpu_count, 8);
   EXPECT_EQ(switch_count, 4);
   const Json& nodes = at(j, "kernel_driver.device_nodes");
-  for (std::string n : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidia7"}) {
+  for (std::string n :
+       {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidia7"}) {
     EXPECT_EQ(find_by(nodes, "path", n)["exists"], true) << n;
   }
   EXPECT_TRUE(find_by(nodes, "path", "/dev/nvidia8").is_null());
@@ -230,7 +235,8 @@ void install_wsl_driver(Machine& m, bool in_cache) {
   auto cuda = libcuda_scenario(12040, {g});
   m.library("fake_libcuda", "/usr/lib/wsl/lib/libcuda.so.1.1", {}, cuda, false);
   m.library("fake_libcuda", "/usr/lib/wsl/lib/libcuda.so.1", {}, cuda, in_cache);
-  m.library("fake_libnvidia_ml", "/usr/lib/wsl/lib/libnvidia-ml.so.1", {}, nvml_scenario("551.61", 12040, {g}), in_cache);
+  m.library("fake_libnvidia_ml", "/usr/lib/wsl/lib/libnvidia-ml.so.1", {},
+            nvml_scenario("551.61", 12040, {g}), in_cache);
   m.write_ld_cache();
 }
 
@@ -295,8 +301,11 @@ TEST(CollectMachine, DockerWithNvidiaRuntime) {
   Machine m("docker-nvidia");
   auto gpus = dgx_h100_gpus();
   gpus.resize(2);
-  m.env({{"PATH", "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
-         {"NVIDIA_VISIBLE_DEVICES", "GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01,GPU-5c0f2a41-8d3e-4b7a-9e21-3a4b5c6d7e02"},
+  m.env({{"PATH",
+          "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/"
+          "sbin:/bin"},
+         {"NVIDIA_VISIBLE_DEVICES",
+          "GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01,GPU-5c0f2a41-8d3e-4b7a-9e21-3a4b5c6d7e02"},
          {"NVIDIA_DRIVER_CAPABILITIES", "compute,utility"},
          {"NVIDIA_REQUIRE_CUDA", "cuda>=12.4 brand=tesla,driver>=470,driver<471"},
          {"HF_TOKEN", "hf_secret_value_must_not_appear"}});
@@ -317,7 +326,8 @@ TEST(CollectMachine, DockerWithNvidiaRuntime) {
   EXPECT_EQ(value(j, "host.environment.NVIDIA_VISIBLE_DEVICES"),
             "GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01,GPU-5c0f2a41-8d3e-4b7a-9e21-3a4b5c6d7e02");
   EXPECT_EQ(value(j, "host.environment.NVIDIA_DRIVER_CAPABILITIES"), "compute,utility");
-  EXPECT_EQ(value(j, "host.environment.NVIDIA_REQUIRE_CUDA"), "cuda>=12.4 brand=tesla,driver>=470,driver<471");
+  EXPECT_EQ(value(j, "host.environment.NVIDIA_REQUIRE_CUDA"),
+            "cuda>=12.4 brand=tesla,driver>=470,driver<471");
   // Variables off the allowlist never appear, not even their values.
   EXPECT_EQ(r.out.find("hf_secret_value_must_not_appear"), std::string::npos);
   EXPECT_FALSE(at(j, "host.environment").contains("HF_TOKEN"));
@@ -419,7 +429,10 @@ TEST(CollectMachine, NouveauLoadedInsteadOfNvidia) {
     m.remove("/dev/nvidia" + std::to_string(&g - gpus.data()));
     m.symlink("/sys/bus/pci/devices/" + g.bus_id + "/driver", "../../../../bus/pci/drivers/nouveau");
   }
-  m.remove("/dev/nvidiactl").remove("/dev/nvidia-uvm").remove("/dev/nvidia-uvm-tools").remove("/dev/nvidia-modeset");
+  m.remove("/dev/nvidiactl")
+      .remove("/dev/nvidia-uvm")
+      .remove("/dev/nvidia-uvm-tools")
+      .remove("/dev/nvidia-modeset");
   install_driver(m, "550.54.15", 12040, gpus, "cuInit.result=100\n", "nvmlInit.result=9\n");
   auto r = m.report();
   expect_sane(r);
@@ -447,7 +460,8 @@ TEST(CollectMachine, ForwardCompatLibcudaFirstOnLdLibraryPath) {
   auto gpus = dgx_h100_gpus();
   install_driver(m, "550.54.15", 12040, gpus);
   const std::string compat = "/usr/local/cuda-12.8/compat";
-  m.library("fake_libcuda", compat + "/libcuda.so.570.124.06", {"libcuda.so.1"}, libcuda_scenario(12080, gpus), false);
+  m.library("fake_libcuda", compat + "/libcuda.so.570.124.06", {"libcuda.so.1"},
+            libcuda_scenario(12080, gpus), false);
   install_toolkit_runtime(m, "/usr/local/cuda-12.8", "12.8.90", 12080);
   m.set_env("LD_LIBRARY_PATH", compat + ":/usr/local/cuda-12.8/lib64");
   auto r = m.report();
@@ -557,7 +571,8 @@ TEST(CollectMachine, TwoCudaRuntimeVersionsAreBothReported) {
     const std::string real = rt["real_path"].get<std::string>();
     const std::string v = value(rt, "runtime_version").get<std::string>();
     seen.insert(v);
-    EXPECT_EQ(real, v == "12.4" ? "/usr/local/cuda-12.4/lib64/libcudart.so.12.4.131" : "/usr/local/cuda-12.8/lib64/libcudart.so.12.8.90");
+    EXPECT_EQ(real, v == "12.4" ? "/usr/local/cuda-12.4/lib64/libcudart.so.12.4.131"
+                                : "/usr/local/cuda-12.8/lib64/libcudart.so.12.8.90");
     EXPECT_EQ(rt["file_version"], v == "12.4" ? "12.4.131" : "12.8.90");
     // Each runtime met the machine's driver, and minor version compatibility holds.
     EXPECT_EQ(value(rt, "driver_version"), "12.4") << rt.dump();
@@ -570,7 +585,8 @@ TEST(CollectMachine, TwoCudaRuntimeVersionsAreBothReported) {
   std::set<std::string> tk_versions;
   for (const auto& t : toolkits) tk_versions.insert(value(t, "version").get<std::string>());
   EXPECT_EQ(tk_versions, (std::set<std::string>{"12.4.131", "12.8.90"}));
-  EXPECT_TRUE(contains(at(j, "cuda_runtime.conflicts"), "several CUDA toolkits with different versions are installed"));
+  EXPECT_TRUE(contains(at(j, "cuda_runtime.conflicts"),
+                       "several CUDA toolkits with different versions are installed"));
 }
 
 // A runtime newer than the driver's CUDA major: the runtime says so.
@@ -593,13 +609,15 @@ TEST(CollectMachine, RuntimeNewerThanDriverIsInsufficientDriver) {
 TEST(CollectMachine, AbsoluteSymlinksStayInsideTheTree) {
   Machine m("dgx-h100");
   m.symlink("/etc/os-release", "/usr/lib/os-release");
-  m.write("/usr/lib/nvidia-version-550", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n");
+  m.write("/usr/lib/nvidia-version-550",
+          "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n");
   m.symlink("/proc/driver/nvidia/version", "/usr/lib/nvidia-version-550");
   auto r = m.report();
   expect_sane(r);
   EXPECT_EQ(value(r.report, "host.os.id"), "ubuntu") << at(r.report, "host.os").dump();
   EXPECT_EQ(value(r.report, "host.os.version_id"), "22.04");
-  EXPECT_EQ(value(r.report, "kernel_driver.version"), "550.54.15") << at(r.report, "kernel_driver.version").dump();
+  EXPECT_EQ(value(r.report, "kernel_driver.version"), "550.54.15")
+      << at(r.report, "kernel_driver.version").dump();
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ bool starts_with(const Json& v, const std::string& prefix) {
 
 TEST(CollectRealLayers, DebianDriver535AndCuda13WithoutGpu) {
   if (!fs::exists("/usr/lib/x86_64-linux-gnu/libcuda.so.1")) {
-    GTEST_SKIP() << "/usr/lib/x86_64-linux-gnu/libcuda.so.1 is absent: not the machine with Debian's NVIDIA 535 libraries";
+    GTEST_SKIP() << "/usr/lib/x86_64-linux-gnu/libcuda.so.1 is absent: not the machine with Debian's NVIDIA "
+                    "535 libraries";
   }
   if (fs::exists("/proc/driver/nvidia/version")) GTEST_SKIP() << "an NVIDIA kernel module is loaded here";
   // --confirm-versions: every library answers with its own function (the versions
@@ -35,7 +36,8 @@ TEST(CollectRealLayers, DebianDriver535AndCuda13WithoutGpu) {
   }
   EXPECT_TRUE(value(j, "kernel_driver.version").is_null());
 
-  EXPECT_TRUE(starts_with(value(j, "driver_api.library_version"), "535.")) << at(j, "driver_api.library_version");
+  EXPECT_TRUE(starts_with(value(j, "driver_api.library_version"), "535."))
+      << at(j, "driver_api.library_version");
   EXPECT_EQ(at(j, "driver_api.cuda_driver_version.raw"), 12020);
   EXPECT_EQ(value(j, "driver_api.cuda_driver_version"), "12.2");
   EXPECT_EQ(at(j, "driver_api.cuInit.code"), 100);
@@ -47,19 +49,22 @@ TEST(CollectRealLayers, DebianDriver535AndCuda13WithoutGpu) {
   // A CUDA 13.0 runtime from a /usr/local/cuda* toolkit, refused by the 12.2 driver.
   const Json* cuda13 = nullptr;
   for (const auto& rt : at(j, "cuda_runtime.runtimes")) {
-    if (rt.value("real_path", "").rfind("/usr/local/cuda", 0) == 0 && value(rt, "runtime_version") == "13.0") cuda13 = &rt;
+    if (rt.value("real_path", "").rfind("/usr/local/cuda", 0) == 0 && value(rt, "runtime_version") == "13.0")
+      cuda13 = &rt;
   }
   ASSERT_NE(cuda13, nullptr) << at(j, "cuda_runtime.runtimes").dump(1);
   EXPECT_EQ(at(*cuda13, "cudaGetDeviceCount.code"), 35);
   EXPECT_EQ(value(*cuda13, "cudaGetDeviceCount"), "cudaErrorInsufficientDriver");
 
   // The libraries, each versioned by its own function.
-  const std::pair<const char*, const char*> expected[] = {{"cudnn", "9."}, {"cublas", "13."}, {"nccl", "2."}, {"nvrtc", "13.0"}};
+  const std::pair<const char*, const char*> expected[] = {
+      {"cudnn", "9."}, {"cublas", "13."}, {"nccl", "2."}, {"nvrtc", "13.0"}};
   for (const auto& [key, prefix] : expected) {
     const Json& instances = at(j, std::string("libraries.") + key + ".instances");
     bool found = false;
     for (const auto& inst : instances) {
-      if (starts_with(value(inst, "version"), prefix) && starts_with(at(inst, "version.source"), "call:")) found = true;
+      if (starts_with(value(inst, "version"), prefix) && starts_with(at(inst, "version.source"), "call:"))
+        found = true;
     }
     EXPECT_TRUE(found) << key << " " << prefix << "x by a call: " << instances.dump(1);
   }

@@ -182,14 +182,16 @@ TEST(ExplainCliAssumeTest, NoCollectHonoursAssumeAndRejectsUnknownKeys) {
 
 // Issue 12 §2: a pasted issue's dumps become facts marked with their line, and the rules name the fix.
 TEST(ExplainCliAssumeTest, PastedIssueBodyIsReadIntoFacts) {
-  TempFile issue("issue", "Cuda compilation tools, release 11.8, V11.8.89\n"
-                          "PyTorch version: 2.1.0+cu121\n"
-                          "RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to "
-                          "compile\nPyTorch (12.1). Please make sure to use the same CUDA versions.\n");
+  TempFile issue("issue",
+                 "Cuda compilation tools, release 11.8, V11.8.89\n"
+                 "PyTorch version: 2.1.0+cu121\n"
+                 "RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to "
+                 "compile\nPyTorch (12.1). Please make sure to use the same CUDA versions.\n");
   auto r = cudiag("explain --file " + issue.path());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto text = flat(r.out);
-  EXPECT_NE(text.find("nvcc=11.8.89 (from the pasted text, line 1: nvcc --version)"), std::string::npos) << text;
+  EXPECT_NE(text.find("nvcc=11.8.89 (from the pasted text, line 1: nvcc --version)"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("torch=2.1.0+cu121 (from the pasted text, line 2"), std::string::npos) << text;
   EXPECT_NE(text.find("frameworks.extension_toolkit_mismatch"), std::string::npos) << text;
   EXPECT_NE(text.find("CUDA_HOME=/usr/local/cuda-12.1"), std::string::npos) << text;

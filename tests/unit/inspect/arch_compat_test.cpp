@@ -20,9 +20,10 @@ TEST(ArchCompatTest, ParsesTheWaysArchesAreWritten) {
     int major, minor;
     ArchVariant variant;
   } cases[] = {
-      {"sm_90a", 9, 0, ArchVariant::kA},   {"compute_100f", 10, 0, ArchVariant::kF}, {"sm_121", 12, 1, ArchVariant::kNone},
-      {"120", 12, 0, ArchVariant::kNone},  {"8.6", 8, 6, ArchVariant::kNone},       {"lto_90", 9, 0, ArchVariant::kNone},
-      {"10.3a", 10, 3, ArchVariant::kA},   {"sm_75", 7, 5, ArchVariant::kNone},
+      {"sm_90a", 9, 0, ArchVariant::kA},     {"compute_100f", 10, 0, ArchVariant::kF},
+      {"sm_121", 12, 1, ArchVariant::kNone}, {"120", 12, 0, ArchVariant::kNone},
+      {"8.6", 8, 6, ArchVariant::kNone},     {"lto_90", 9, 0, ArchVariant::kNone},
+      {"10.3a", 10, 3, ArchVariant::kA},     {"sm_75", 7, 5, ArchVariant::kNone},
   };
   for (const auto& c : cases) {
     auto a = parse_gpu_arch(c.text);
@@ -43,13 +44,14 @@ TEST(ArchCompatTest, SassRunsWithinAMajorAtEqualOrHigherMinor) {
     const char* device;
     bool runs;
   } cases[] = {
-      {"sm_80", "sm_80", true},    {"sm_80", "sm_86", true},    {"sm_80", "sm_89", true},
-      {"sm_86", "sm_80", false},   {"sm_80", "sm_90", false},   {"sm_90", "sm_100", false},
-      {"sm_90a", "sm_90", true},   {"sm_100a", "sm_103", false}, {"sm_103a", "sm_103", true},
-      {"sm_100f", "sm_103", true}, {"sm_100f", "sm_100", true},  {"sm_103f", "sm_100", false},
-      {"sm_100f", "sm_110", false}, {"sm_120f", "sm_121", true}, {"sm_120", "sm_121", true},
+      {"sm_80", "sm_80", true},     {"sm_80", "sm_86", true},     {"sm_80", "sm_89", true},
+      {"sm_86", "sm_80", false},    {"sm_80", "sm_90", false},    {"sm_90", "sm_100", false},
+      {"sm_90a", "sm_90", true},    {"sm_100a", "sm_103", false}, {"sm_103a", "sm_103", true},
+      {"sm_100f", "sm_103", true},  {"sm_100f", "sm_100", true},  {"sm_103f", "sm_100", false},
+      {"sm_100f", "sm_110", false}, {"sm_120f", "sm_121", true},  {"sm_120", "sm_121", true},
   };
-  for (const auto& c : cases) EXPECT_EQ(sass_runs_on(A(c.image), A(c.device)), c.runs) << c.image << " on " << c.device;
+  for (const auto& c : cases)
+    EXPECT_EQ(sass_runs_on(A(c.image), A(c.device)), c.runs) << c.image << " on " << c.device;
 }
 
 TEST(ArchCompatTest, PtxJitsForwardExceptArchSpecific) {
@@ -58,11 +60,12 @@ TEST(ArchCompatTest, PtxJitsForwardExceptArchSpecific) {
     const char* device;
     bool jits;
   } cases[] = {
-      {"compute_75", "sm_120", true},     {"compute_90", "sm_90", true},      {"compute_90", "sm_89", false},
-      {"compute_90a", "sm_90", true},     {"compute_90a", "sm_100", false},   {"compute_100f", "sm_103", true},
-      {"compute_100f", "sm_120", false},  {"compute_120", "sm_121", true},    {"compute_121", "sm_120", false},
+      {"compute_75", "sm_120", true},    {"compute_90", "sm_90", true},    {"compute_90", "sm_89", false},
+      {"compute_90a", "sm_90", true},    {"compute_90a", "sm_100", false}, {"compute_100f", "sm_103", true},
+      {"compute_100f", "sm_120", false}, {"compute_120", "sm_121", true},  {"compute_121", "sm_120", false},
   };
-  for (const auto& c : cases) EXPECT_EQ(ptx_jits_for(A(c.image), A(c.device)), c.jits) << c.image << " on " << c.device;
+  for (const auto& c : cases)
+    EXPECT_EQ(ptx_jits_for(A(c.image), A(c.device)), c.jits) << c.image << " on " << c.device;
 }
 
 TEST(ArchCompatTest, DriverBranchGivesCudaVersionAndPtxIsa) {

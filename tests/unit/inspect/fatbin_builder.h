@@ -10,7 +10,8 @@ namespace cudiag::inspect_test {
 
 inline void put(std::string& s, std::size_t at, std::uint64_t v, int bytes) {
   if (s.size() < at + static_cast<std::size_t>(bytes)) s.resize(at + static_cast<std::size_t>(bytes), '\0');
-  for (int i = 0; i < bytes; ++i) s[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+  for (int i = 0; i < bytes; ++i)
+    s[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
 }
 
 struct EntrySpec {
@@ -52,7 +53,10 @@ inline std::string blob_bytes(const std::string& entries) {
 
 // A minimal CUDA ELF header (64 bytes) for cubin payloads.
 inline std::string cubin_header(std::uint8_t abi_version, std::uint32_t e_flags, std::uint16_t e_type = 2) {
-  std::string s = std::string("\x7f" "ELF", 4);
+  std::string s = std::string(
+      "\x7f"
+      "ELF",
+      4);
   s.resize(64, '\0');
   s[4] = 2;
   s[5] = 1;

@@ -18,8 +18,8 @@ inline std::string kernel(const std::string& name) {
   return std::filesystem::exists(p, ec) ? p : "";
 }
 
-#define CUDIAG_REQUIRE_KERNEL(var, name)                                                         \
-  std::string var = ::cudiag::inspect_test::kernel(name);                                        \
+#define CUDIAG_REQUIRE_KERNEL(var, name)                  \
+  std::string var = ::cudiag::inspect_test::kernel(name); \
   if (var.empty()) GTEST_SKIP() << "no nvcc at build time, so " << (name) << " was not built"
 
 // The set of arch names ("sm_90a", "compute_90") of one kind, optionally
@@ -28,7 +28,8 @@ inline std::set<std::string> arches(const inspect::InspectResult& r, inspect::En
                                     const std::string& section = "*") {
   std::set<std::string> out;
   for (const auto& e : r.entries)
-    if (e.kind == kind && (section == "*" || r.blobs[e.blob].section == section)) out.insert(inspect::entry_arch_name(e));
+    if (e.kind == kind && (section == "*" || r.blobs[e.blob].section == section))
+      out.insert(inspect::entry_arch_name(e));
   return out;
 }
 

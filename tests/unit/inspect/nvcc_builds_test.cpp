@@ -137,7 +137,8 @@ TEST(InspectNvccTest, CompressionModes) {
   struct Case {
     const char* build;
     Compression expected;
-  } cases[] = {{"zstd", Compression::kZstd}, {"lz4", Compression::kLz4}, {"uncompressed", Compression::kNone}};
+  } cases[] = {
+      {"zstd", Compression::kZstd}, {"lz4", Compression::kLz4}, {"uncompressed", Compression::kNone}};
   for (const auto& c : cases) {
     CUDIAG_REQUIRE_KERNEL(path, c.build);
     auto r = deep(path);

@@ -1,12 +1,12 @@
 #pragma once
 // Helpers shared by the knowledge-base tests: a scratch copy of data/kb/ that a
 // test can break one file of, and the raw embedded tables.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "core/json.h"
 
@@ -26,7 +26,8 @@ class KbCopy {
     dir_ = std::filesystem::temp_directory_path() / ("cudiag-kb-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(CUDIAG_SOURCE_DIR) / "data" / "kb"))
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::filesystem::path(CUDIAG_SOURCE_DIR) / "data" / "kb"))
       std::filesystem::copy_file(e.path(), dir_ / e.path().filename());
   }
   ~KbCopy() { std::filesystem::remove_all(dir_); }
@@ -36,7 +37,9 @@ class KbCopy {
   std::string dir() const { return dir_.string(); }
   std::filesystem::path file(const std::string& table) const { return dir_ / (table + ".json"); }
   Json read(const std::string& table) const { return Json::parse(read_text(file(table))); }
-  void write(const std::string& table, const std::string& text) const { std::ofstream(file(table), std::ios::binary) << text; }
+  void write(const std::string& table, const std::string& text) const {
+    std::ofstream(file(table), std::ios::binary) << text;
+  }
   void write(const std::string& table, const Json& doc) const { write(table, doc.dump(2)); }
 
  private:

@@ -125,7 +125,10 @@ TEST(KnowledgeBaseLoadTest, MissingTableAndMismatchedNameFail) {
 TEST(KnowledgeBaseLoadTest, ExtraTablesGetTheGenericChecks) {
   // A table this version has no builder for (a future framework matrix) still needs sources.
   KbCopy copy("extra");
-  Json t = {{"table", "framework_torch"}, {"schema_version", 1}, {"description", "d"}, {"confidence", "confirmed"},
+  Json t = {{"table", "framework_torch"},
+            {"schema_version", 1},
+            {"description", "d"},
+            {"confidence", "confirmed"},
             {"sources", {{"s", {{"url", "https://example.org"}, {"section", "x"}}}}},
             {"entries", Json::array({Json{{"torch", "2.5"}, {"source", "s"}}})}};
   copy.write("framework_torch", t);

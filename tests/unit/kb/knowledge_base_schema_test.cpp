@@ -2,10 +2,10 @@
 // has a source with a URL, keys are unique and ordered tables are in order.
 // These tests read the JSON directly, independently of the loader's checks,
 // so a loader bug cannot hide bad data.
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "core/embedded.h"
 #include "core/version.h"
@@ -82,7 +82,9 @@ TEST(KnowledgeBaseSchemaTest, ToolkitsAscendAndMinimumsNeverDropWithinAMajor) {
   std::optional<Version> prev;
   std::optional<Version> prev_linux, prev_windows;
   for (const auto& e : doc["entries"]) {
-    ASSERT_TRUE(e["cuda"].is_string() && e["release"].is_string() && e["linux"].is_object() && e["windows"].is_object()) << e.dump();
+    ASSERT_TRUE(e["cuda"].is_string() && e["release"].is_string() && e["linux"].is_object() &&
+                e["windows"].is_object())
+        << e.dump();
     Version cuda = v(e["cuda"]);
     EXPECT_TRUE(seen.insert(cuda.text()).second) << "duplicate " << cuda.text();
     if (prev && prev->major() != cuda.major()) prev_linux = prev_windows = std::nullopt;
@@ -109,8 +111,9 @@ TEST(KnowledgeBaseSchemaTest, ToolkitsAscendAndMinimumsNeverDropWithinAMajor) {
     prev = cuda;
   }
   // Every release 9.0 ... 13.x with its updates: the GA of each minor is there.
-  for (const char* minor : {"9.0", "9.1", "9.2", "10.0", "10.1", "10.2", "11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7",
-                            "11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.8", "12.9", "13.0", "13.1"}) {
+  for (const char* minor : {"9.0",  "9.1",  "9.2",  "10.0", "10.1", "10.2", "11.0", "11.1", "11.2",
+                            "11.3", "11.4", "11.5", "11.6", "11.7", "11.8", "12.0", "12.1", "12.2",
+                            "12.3", "12.4", "12.5", "12.6", "12.8", "12.9", "13.0", "13.1"}) {
     EXPECT_TRUE(KnowledgeBase::builtin().driver_for_cuda(*Version::parse(minor))) << minor;
   }
 }
@@ -147,13 +150,18 @@ TEST(KnowledgeBaseSchemaTest, KeysAreUnique) {
   auto unique = [](const std::string& table, auto key_of) {
     std::set<std::string> keys;
     const Json data = embedded_table(table);
-    for (const auto& e : data["entries"]) EXPECT_TRUE(keys.insert(key_of(e)).second) << table << ": " << key_of(e);
+    for (const auto& e : data["entries"])
+      EXPECT_TRUE(keys.insert(key_of(e)).second) << table << ": " << key_of(e);
   };
-  unique("error_codes", [](const Json& e) { return e["api"].get<std::string>() + ":" + std::to_string(e["code"].get<long>()); });
+  unique("error_codes", [](const Json& e) {
+    return e["api"].get<std::string>() + ":" + std::to_string(e["code"].get<long>());
+  });
   unique("error_codes", [](const Json& e) { return e["name"].get<std::string>(); });
   unique("gpus", [](const Json& e) { return e["pci_id"].get<std::string>(); });
   unique("architectures", [](const Json& e) { return e["cc"].get<std::string>(); });
-  unique("library_sonames", [](const Json& e) { return e["library"].get<std::string>() + std::to_string(e["cuda_major"].get<long>()); });
+  unique("library_sonames", [](const Json& e) {
+    return e["library"].get<std::string>() + std::to_string(e["cuda_major"].get<long>());
+  });
   unique("minor_version_compat", [](const Json& e) { return std::to_string(e["cuda_major"].get<long>()); });
 }
 
@@ -164,7 +172,8 @@ TEST(KnowledgeBaseSchemaTest, EachToolkitMinimumDriverReportsThatCudaVersion) {
     if (!r.linux_driver.min) continue;  // unknown minimum (13.4+), recorded as unconfirmed
     auto reported = kb.cuda_for_driver(*r.linux_driver.min);
     ASSERT_TRUE(reported) << r.cuda.text();
-    EXPECT_GE(reported->to_cuda_int(), r.cuda.to_cuda_int()) << r.cuda.text() << " min " << r.linux_driver.min->text();
+    EXPECT_GE(reported->to_cuda_int(), r.cuda.to_cuda_int())
+        << r.cuda.text() << " min " << r.linux_driver.min->text();
   }
 }
 

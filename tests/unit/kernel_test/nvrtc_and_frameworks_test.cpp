@@ -33,7 +33,8 @@ TEST(KernelTestRealNvrtc, CompilesThePtxWithoutAGpuThenStopsAtCuInit) {
 TEST(KernelTestRealNvrtc, CompilesForTheGpusArchitectureAndBothOutputsRunOnTheDeviceDouble) {
   if (!fs::exists(kRealNvrtc)) GTEST_SKIP() << kRealNvrtc << " is not on this machine";
   Scratch s("device_count=1\ndevice.cc=8.6\n");
-  auto r = run_test({"--libcuda", fake_libcuda(), "--nvrtc", kRealNvrtc, "--no-frameworks", "--format", "json"}, 60);
+  auto r = run_test(
+      {"--libcuda", fake_libcuda(), "--nvrtc", kRealNvrtc, "--no-frameworks", "--format", "json"}, 60);
   auto kt = parse_section(r);
   ASSERT_EQ(kt["nvrtc"].size(), 1u) << r.out;
   const auto& n = kt["nvrtc"][0];

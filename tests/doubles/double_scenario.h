@@ -27,8 +27,7 @@ static int scenario_count = -1; /* -1: not loaded yet */
 
 static inline void scenario_trim(char* s) {
   size_t n = strlen(s);
-  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-    s[--n] = '\0';
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
 }
 
 static inline void scenario_parse_file(FILE* f) {
@@ -59,8 +58,7 @@ static inline void scenario_load(void) {
   if (dladdr(&scenario_count, &info) != 0 && info.dli_fname != NULL) {
     const char* slash = strrchr(info.dli_fname, '/');
     if (slash != NULL) {
-      snprintf(path, sizeof path, "%.*s/.%s.scenario", (int)(slash - info.dli_fname), info.dli_fname,
-               slash + 1);
+      snprintf(path, sizeof path, "%.*s/.%s.scenario", (int)(slash - info.dli_fname), info.dli_fname, slash + 1);
     }
   }
   FILE* f = path[0] != '\0' ? fopen(path, "r") : NULL;

@@ -14,11 +14,12 @@
  * fatbin and ELF cubin apart (result per kind: "cuModuleLoadData.<kind>.result")
  * and appends what it received to $CUDIAG_DOUBLE_RECORD, so a test can check
  * the JIT path was handed the embedded PTX. */
-#include <math.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "double_scenario.h" /* first: it defines _GNU_SOURCE */
+
+#include <math.h>
+#include <stdint.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -87,14 +88,10 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice d) {
   if (!valid_device(d)) return initialized ? CUDA_ERROR_INVALID_DEVICE : CUDA_ERROR_NOT_INITIALIZED;
   if (value == NULL) return CUDA_ERROR_INVALID_VALUE;
   int major = 0, minor = 0;
-  if (sscanf(scenario_device_str(d, "cc", "9.0"), "%d.%d", &major, &minor) != 2)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (attribute == ATTR_CC_MAJOR)
-    *value = major;
-  else if (attribute == ATTR_CC_MINOR)
-    *value = minor;
-  else
-    return CUDA_ERROR_INVALID_VALUE;
+  if (sscanf(scenario_device_str(d, "cc", "9.0"), "%d.%d", &major, &minor) != 2) return CUDA_ERROR_INVALID_VALUE;
+  if (attribute == ATTR_CC_MAJOR) *value = major;
+  else if (attribute == ATTR_CC_MINOR) *value = minor;
+  else return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;
 }
 
@@ -113,10 +110,8 @@ static int parse_uuid(const char* text, CUuuid* out) {
     if (*p == '-') continue;
     unsigned hi = 0;
     if (n >= 32 || sscanf(p, "%1x", &hi) != 1) return -1;
-    if (n % 2 == 0)
-      out->bytes[n / 2] = (char)(hi << 4);
-    else
-      out->bytes[n / 2] = (char)(out->bytes[n / 2] | (char)hi);
+    if (n % 2 == 0) out->bytes[n / 2] = (char)(hi << 4);
+    else out->bytes[n / 2] = (char)(out->bytes[n / 2] | (char)hi);
     ++n;
   }
   return n == 32 ? 0 : -1;
@@ -156,10 +151,10 @@ enum {
   CUDA_ERROR_NOT_FOUND = 500,
 };
 
-static int fake_context = 0;    /* the primary context's identity */
-static int context_current = 0; /* cuCtxSetCurrent was given it */
-static char fake_module = 0;    /* every loaded module is this one */
-static char fake_function = 0;  /* cudiag_axpy */
+static int fake_context = 0;      /* the primary context's identity */
+static int context_current = 0;   /* cuCtxSetCurrent was given it */
+static char fake_module = 0;      /* every loaded module is this one */
+static char fake_function = 0;    /* cudiag_axpy */
 
 /* The scenario's answer for one call: obeys its behaviour, then its result. */
 static CUresult scripted(const char* call) {
@@ -288,9 +283,7 @@ CUresult cuModuleGetFunction(CUfunction* fn, CUmodule module, const char* name) 
   return CUDA_SUCCESS;
 }
 
-CUresult cuModuleUnload(CUmodule module) {
-  return module == &fake_module ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
+CUresult cuModuleUnload(CUmodule module) { return module == &fake_module ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 
 CUresult cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) {
   if (ptr == NULL) return CUDA_ERROR_INVALID_VALUE;
@@ -328,8 +321,8 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int value, size_t count) {
 }
 
 /* cudiag_axpy(const float* x, float* y, float a, float b, unsigned n), run on the CPU. */
-CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                        unsigned bz, unsigned shared, CUstream stream, void** params, void** extra) {
+CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, CUstream stream, void** params, void** extra) {
   (void)gy, (void)gz, (void)by, (void)bz, (void)shared, (void)stream, (void)extra;
   if (fn != &fake_function || params == NULL) return CUDA_ERROR_INVALID_VALUE;
   CUresult r = needs_context("cuLaunchKernel");
@@ -349,17 +342,9 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, un
 CUresult cuGetErrorName(CUresult error, const char** name) {
   if (name == NULL) return CUDA_ERROR_INVALID_VALUE;
   switch (error) {
-    case 100:
-      *name = "CUDA_ERROR_NO_DEVICE";
-      return CUDA_SUCCESS;
-    case 200:
-      *name = "CUDA_ERROR_INVALID_IMAGE";
-      return CUDA_SUCCESS;
-    case 222:
-      *name = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
-      return CUDA_SUCCESS;
-    default:
-      *name = "CUDA_ERROR_UNKNOWN";
-      return CUDA_SUCCESS;
+    case 100: *name = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
+    case 200: *name = "CUDA_ERROR_INVALID_IMAGE"; return CUDA_SUCCESS;
+    case 222: *name = "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"; return CUDA_SUCCESS;
+    default: *name = "CUDA_ERROR_UNKNOWN"; return CUDA_SUCCESS;
   }
 }

@@ -51,14 +51,14 @@ static int device_index(nvmlDevice_t d) {
   return (int)d->index;
 }
 
-#define REQUIRE_INIT()                                    \
-  do {                                                    \
+#define REQUIRE_INIT() \
+  do {                 \
     if (init_count <= 0) return NVML_ERROR_UNINITIALIZED; \
   } while (0)
 
-#define DEVICE_OR_FAIL(d, i) \
-  REQUIRE_INIT();            \
-  int i = device_index(d);   \
+#define DEVICE_OR_FAIL(d, i)                            \
+  REQUIRE_INIT();                                       \
+  int i = device_index(d);                              \
   if (i < 0) return NVML_ERROR_INVALID_ARGUMENT
 
 static nvmlReturn_t copy_string(char* out, unsigned len, const char* text) {
@@ -97,9 +97,7 @@ nvmlReturn_t nvmlSystemGetCudaDriverVersion(int* version) {
   return NVML_SUCCESS;
 }
 
-nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) {
-  return nvmlSystemGetCudaDriverVersion(version);
-}
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int* version) { return nvmlSystemGetCudaDriverVersion(version); }
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned* count) {
   REQUIRE_INIT();
@@ -136,10 +134,8 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t* pci) {
   snprintf(fallback, sizeof fallback, "00000000:%02X:00.0", (unsigned)i + 1u);
   const char* bus_id = scenario_device_str(i, "pci_bus_id", fallback);
   snprintf(pci->busId, sizeof pci->busId, "%s", bus_id);
-  snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%s",
-           bus_id + (strlen(bus_id) > 12 ? strlen(bus_id) - 12 : 0));
-  if (sscanf(bus_id, "%x:%x:%x", &pci->domain, &pci->bus, &pci->device) != 3)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%s", bus_id + (strlen(bus_id) > 12 ? strlen(bus_id) - 12 : 0));
+  if (sscanf(bus_id, "%x:%x:%x", &pci->domain, &pci->bus, &pci->device) != 3) return NVML_ERROR_INVALID_ARGUMENT;
   unsigned device_id = (unsigned)scenario_device_int(i, "pci_device_id", 0x2330);
   pci->pciDeviceId = (device_id << 16) | 0x10deu;
   pci->pciSubSystemId = ((unsigned)scenario_device_int(i, "pci_subsystem_id", 0x16c1) << 16) | 0x10deu;
@@ -149,8 +145,7 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t* pci) {
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int* major, int* minor) {
   DEVICE_OR_FAIL(device, i);
   if (major == NULL || minor == NULL) return NVML_ERROR_INVALID_ARGUMENT;
-  if (sscanf(scenario_device_str(i, "cc", "9.0"), "%d.%d", major, minor) != 2)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (sscanf(scenario_device_str(i, "cc", "9.0"), "%d.%d", major, minor) != 2) return NVML_ERROR_INVALID_ARGUMENT;
   return NVML_SUCCESS;
 }
 
@@ -165,12 +160,9 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t* memory) 
 
 /* "enabled", "disabled" or "unsupported" (NVML_ERROR_NOT_SUPPORTED, as on GPUs without MIG). */
 static int enable_state(const char* text, unsigned* out) {
-  if (strcmp(text, "enabled") == 0)
-    *out = 1;
-  else if (strcmp(text, "disabled") == 0)
-    *out = 0;
-  else
-    return -1;
+  if (strcmp(text, "enabled") == 0) *out = 1;
+  else if (strcmp(text, "disabled") == 0) *out = 0;
+  else return -1;
   return 0;
 }
 
@@ -179,8 +171,7 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned* current, unsign
   if (current == NULL || pending == NULL) return NVML_ERROR_INVALID_ARGUMENT;
   const char* mode = scenario_device_str(i, "mig", "unsupported");
   if (enable_state(mode, current) != 0) return NVML_ERROR_NOT_SUPPORTED;
-  if (enable_state(scenario_device_str(i, "mig_pending", mode), pending) != 0)
-    return NVML_ERROR_NOT_SUPPORTED;
+  if (enable_state(scenario_device_str(i, "mig_pending", mode), pending) != 0) return NVML_ERROR_NOT_SUPPORTED;
   return NVML_SUCCESS;
 }
 
@@ -188,8 +179,7 @@ nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, int* mode) {
   DEVICE_OR_FAIL(device, i);
   if (mode == NULL) return NVML_ERROR_INVALID_ARGUMENT;
   unsigned state = 0;
-  if (enable_state(scenario_device_str(i, "persistence", "disabled"), &state) != 0)
-    return NVML_ERROR_NOT_SUPPORTED;
+  if (enable_state(scenario_device_str(i, "persistence", "disabled"), &state) != 0) return NVML_ERROR_NOT_SUPPORTED;
   *mode = (int)state;
   return NVML_SUCCESS;
 }

@@ -30,16 +30,11 @@ static void load(void) { scenario_load(); }
 
 const char* nvrtcGetErrorString(nvrtcResult r) {
   switch (r) {
-    case NVRTC_SUCCESS:
-      return "NVRTC_SUCCESS";
-    case NVRTC_ERROR_INVALID_INPUT:
-      return "NVRTC_ERROR_INVALID_INPUT";
-    case NVRTC_ERROR_INVALID_PROGRAM:
-      return "NVRTC_ERROR_INVALID_PROGRAM";
-    case NVRTC_ERROR_COMPILATION:
-      return "NVRTC_ERROR_COMPILATION";
-    default:
-      return "NVRTC_ERROR_INTERNAL_ERROR";
+    case NVRTC_SUCCESS: return "NVRTC_SUCCESS";
+    case NVRTC_ERROR_INVALID_INPUT: return "NVRTC_ERROR_INVALID_INPUT";
+    case NVRTC_ERROR_INVALID_PROGRAM: return "NVRTC_ERROR_INVALID_PROGRAM";
+    case NVRTC_ERROR_COMPILATION: return "NVRTC_ERROR_COMPILATION";
+    default: return "NVRTC_ERROR_INTERNAL_ERROR";
   }
 }
 
@@ -108,8 +103,7 @@ nvrtcResult nvrtcCompileProgram(void* prog, int num_options, const char* const* 
       snprintf(p->arch, sizeof p->arch, "%s", options[i] + strlen(prefix));
     }
   }
-  if (p->arch[0] == '\0' || strstr(p->source, "__global__ void cudiag_axpy(") == NULL)
-    return NVRTC_ERROR_COMPILATION;
+  if (p->arch[0] == '\0' || strstr(p->source, "__global__ void cudiag_axpy(") == NULL) return NVRTC_ERROR_COMPILATION;
   p->compiled = 1;
   p->cubin = strncmp(p->arch, "sm_", 3) == 0;
   return NVRTC_SUCCESS;
@@ -129,8 +123,7 @@ nvrtcResult nvrtcGetProgramLog(void* prog, char* log) {
 
 static void ptx_text(const struct program* p, char* out, size_t len) {
   snprintf(out, len,
-           ".version %s\n.target %s\n.address_size 64\n.visible .entry cudiag_axpy(\n.param .u64 "
-           "p0\n)\n{\nret;\n}\n",
+           ".version %s\n.target %s\n.address_size 64\n.visible .entry cudiag_axpy(\n.param .u64 p0\n)\n{\nret;\n}\n",
            scenario_str("ptx_version", "8.4"), p->arch);
 }
 
@@ -154,10 +147,7 @@ nvrtcResult nvrtcGetPTX(void* prog, char* ptx) {
 #define FAKE_CUBIN_SIZE 256
 static void cubin_bytes(unsigned char* out) {
   memset(out, 0, FAKE_CUBIN_SIZE);
-  memcpy(out,
-         "\x7f"
-         "ELF\x02\x01\x01",
-         7);
+  memcpy(out, "\x7f" "ELF\x02\x01\x01", 7);
   unsigned long long shoff = 192;
   unsigned short shentsize = 64, shnum = 1;
   memcpy(out + 0x28, &shoff, sizeof shoff);

@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "core/errors.h"
 #include "render/redact.h"
+#include "render/text_escape.h"
 
 namespace cudiag {
 
@@ -32,26 +33,6 @@ std::string redact_text(std::string_view text, bool include_identity) {
   auto out = redact_secrets(text);
   if (!include_identity) out = redact_identity(out, process_identity());
   return out;
-}
-
-// Length of the valid UTF-8 sequence at `at`, or 0 (overlongs, surrogates
-// and code points above U+10FFFF are invalid).
-std::size_t utf8_length(std::string_view s, std::size_t at) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[at + k]); };
-  auto cont = [&](std::size_t k) { return at + k < s.size() && (b(k) & 0xC0) == 0x80; };
-  unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2) || (c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) >= 0xA0)) return 0;
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3) || (c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) >= 0x90))
-      return 0;
-    return 4;
-  }
-  return 0;
 }
 
 // ESC [ <digits and ;> m at `at`: a colour (SGR) sequence, or 0.

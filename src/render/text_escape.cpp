@@ -5,7 +5,8 @@ namespace cudiag {
 namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// Length of the valid UTF-8 sequence at `at`, or 0.
+}  // namespace
+
 std::size_t utf8_length(std::string_view s, std::size_t at) {
   auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[at + k]); };
   auto cont = [&](std::size_t k) { return at + k < s.size() && (b(k) & 0xC0) == 0x80; };
@@ -26,7 +27,6 @@ std::size_t utf8_length(std::string_view s, std::size_t at) {
   }
   return 0;
 }
-}  // namespace
 
 std::string valid_utf8(std::string_view s) {
   std::string out;

@@ -7,6 +7,10 @@
 
 namespace cudiag {
 
+// Length of the valid UTF-8 sequence at `at` (< s.size()), or 0: overlongs,
+// surrogates and code points above U+10FFFF are invalid.
+std::size_t utf8_length(std::string_view s, std::size_t at);
+
 // Invalid UTF-8 sequences become U+FFFD; control characters other than tab
 // and newline become U+FFFD too (XML 1.0 forbids them, terminals misread them).
 std::string valid_utf8(std::string_view s);

@@ -10,36 +10,19 @@
 #include "probes/environment.h"
 #include "probes/library_catalog.h"
 #include "report/assume_layers.h"
+#include "report/assumed_fact.h"
 
 namespace cudiag {
 
 namespace {
 
-Json assumed(Json value, const std::string& key) {
-  Json f = Json::object();
-  f["value"] = std::move(value);
-  f["source"] = "assume:" + key;
-  return f;
-}
-
-Json& object_at(Json& parent, const std::string& key) {
-  if (!parent.contains(key) || !parent[key].is_object()) parent[key] = Json::object();
-  return parent[key];
-}
-
-Json& array_at(Json& parent, const std::string& key) {
-  if (!parent.contains(key) || !parent[key].is_array()) parent[key] = Json::array();
-  return parent[key];
-}
-
-Version parse_version(const std::string& key, const std::string& value) {
-  auto v = Version::parse(value);
-  if (!v) throw InputError(fmt::format("--assume {}={}: not a version", key, value));
-  return *v;
-}
+using assume_support::array_at;
+using assume_support::assumed;
+using assume_support::assumed_version;
+using assume_support::object_at;
 
 void assume_driver(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
-  auto v = parse_version("driver", value);
+  auto v = assumed_version("driver", value);
   if (v.major() < 100)
     throw InputError(
         fmt::format("--assume driver={}: not an NVIDIA driver release (e.g. 535.104.05)", value));
@@ -60,7 +43,7 @@ void assume_driver(Json& report, const std::string& value, const kb::KnowledgeBa
 
 // A forward-compatibility libcuda of this release on the loader path.
 void assume_compat(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
-  auto v = parse_version("compat", value);
+  auto v = assumed_version("compat", value);
   Json& api = object_at(report, "driver_api");
   api["forward_compat_package"] = assumed(true, "compat");
   api["library_version"] = assumed(v.text(), "compat");
@@ -98,7 +81,7 @@ void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase&
 }
 
 void assume_runtime(Json& report, const std::string& value) {
-  auto v = parse_version("cuda_runtime", value);
+  auto v = assumed_version("cuda_runtime", value);
   Json rt = Json::object();
   rt["path"] = fmt::format("assume:libcudart.so.{}", v.major());
   rt["runtime_version"] = assumed(fmt::format("{}.{}", v.major(), v.minor()), "cuda_runtime");
@@ -107,7 +90,7 @@ void assume_runtime(Json& report, const std::string& value) {
 }
 
 void assume_library(Json& report, const LibraryKind& kind, const std::string& value) {
-  auto v = parse_version(kind.key, value);
+  auto v = assumed_version(kind.key, value);
   Json inst = Json::object();
   inst["path"] = fmt::format("assume:{}.{}", kind.file_prefix, v.major());
   inst["version"] = assumed(v.text(), kind.key);
@@ -163,7 +146,7 @@ bool assume_container_runtime(Json& report, const std::string& key, const std::s
     return true;
   }
   if (key == "container_toolkit") {
-    auto v = parse_version(key, value);
+    auto v = assumed_version(key, value);
     object_at(object_at(report, "host"), "nvidia_container_toolkit")["version"] = assumed(v.text(), key);
     return true;
   }

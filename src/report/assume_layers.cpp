@@ -8,27 +8,16 @@
 
 #include "core/errors.h"
 #include "core/version.h"
+#include "report/assumed_fact.h"
 
 namespace cudiag {
 
 namespace {
 
-Json assumed(Json value, const std::string& key) {
-  Json f = Json::object();
-  f["value"] = std::move(value);
-  f["source"] = "assume:" + key;
-  return f;
-}
-
-Json& object_at(Json& parent, const std::string& key) {
-  if (!parent.contains(key) || !parent[key].is_object()) parent[key] = Json::object();
-  return parent[key];
-}
-
-Json& array_at(Json& parent, const std::string& key) {
-  if (!parent.contains(key) || !parent[key].is_array()) parent[key] = Json::array();
-  return parent[key];
-}
+using assume_support::array_at;
+using assume_support::assumed;
+using assume_support::assumed_version;
+using assume_support::object_at;
 
 const Json& value_of(const Json& parent, const char* key) {
   static const Json null_json;
@@ -40,12 +29,6 @@ const Json& value_of(const Json& parent, const char* key) {
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-Version version_or_throw(const std::string& key, const std::string& value) {
-  auto v = Version::parse(value);
-  if (!v) throw InputError(fmt::format("--assume {}={}: not a version", key, value));
-  return *v;
 }
 
 std::optional<bool> yes_no(const std::string& value) {
@@ -245,7 +228,7 @@ void assume_kernel_module(Json& report, const std::string& key, const std::strin
     kd["version"] = std::move(f);
     object_at(kd, "modules")["nvidia"] = assumed(false, key);
   } else {
-    auto ver = version_or_throw(key, value);
+    auto ver = assumed_version(key, value);
     if (ver.major() < 100)
       throw InputError(
           fmt::format("--assume {}={}: expected loaded, not_loaded or a driver release", key, value));
@@ -315,7 +298,7 @@ void assume_no_gpu(Json& report, const std::string& key) {
 }
 
 void assume_userspace_driver(Json& report, const std::string& key, const std::string& value) {
-  auto v = version_or_throw(key, value);
+  auto v = assumed_version(key, value);
   if (v.major() < 100)
     throw InputError(
         fmt::format("--assume {}={}: not an NVIDIA driver release (e.g. 535.154.05)", key, value));
@@ -385,7 +368,7 @@ void recompute_toolkit_conflict(Json& report) {
 void assume_nvcc(Json& report, const std::string& key, const std::string& value) {
   // nvcc=11.8 or nvcc=11.8@/usr/local/cuda-11.8
   auto at = value.find('@');
-  auto v = version_or_throw(key, value.substr(0, at));
+  auto v = assumed_version(key, value.substr(0, at));
   std::string root = at == std::string::npos ? fmt::format("/usr/local/cuda-{}.{}", v.major(), v.minor())
                                              : trim_slash(value.substr(at + 1));
   Json n = Json::object();

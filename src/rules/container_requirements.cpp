@@ -20,17 +20,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    auto end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return out;
-    start = end + 1;
-  }
-}
-
 std::string value_of(const ImageEnv& env, const std::string& name) {
   auto it = env.find(name);
   return it == env.end() ? "" : it->second;
@@ -49,7 +38,7 @@ bool go_parse_bool_true(const std::string& s) {
 std::optional<std::string> parse_major_minor(const std::string& version) {
   if (!go_semver_valid(version)) return std::nullopt;
   std::string v = version.starts_with("v") ? version.substr(1) : version;
-  auto parts = split(v.substr(0, v.find_first_of("-+")), '.');
+  auto parts = split_fields(v.substr(0, v.find_first_of("-+")), '.');
   auto fits32 = [](const std::string& p) {
     std::string digits = p.substr(std::min(p.find_first_not_of('0'), p.size()));
     return digits.size() < 10 || (digits.size() == 10 && digits <= "4294967295");
@@ -104,7 +93,7 @@ std::optional<std::vector<std::string>> visible_devices(const ImageEnv& env,
     auto it = env.find(var);
     if (it == env.end()) continue;
     is_set = true;
-    for (const auto& d : split(it->second, ',')) {
+    for (const auto& d : split_fields(it->second, ',')) {
       auto t = trim(d);
       if (t.empty()) continue;
       devices.push_back(t);
@@ -133,7 +122,7 @@ std::optional<std::vector<std::string>> visible_devices(const ImageEnv& env,
 HookConfig hook_config(const ImageEnv& env, bool privileged, const std::string& swarm_resource) {
   HookConfig h;
   std::vector<std::string> preferred;
-  for (const auto& p : split(swarm_resource, ',')) {
+  for (const auto& p : split_fields(swarm_resource, ',')) {
     if (!trim(p).empty()) preferred.push_back(trim(p));
   }
   auto devices = visible_devices(env, preferred);

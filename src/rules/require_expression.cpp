@@ -104,17 +104,6 @@ int evaluate_rule(const std::string& expr, const Values& v) {
   return ret;
 }
 
-std::vector<std::string> strsep_all(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    auto end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return out;
-    start = end + 1;
-  }
-}
-
 struct One {
   RequireOutcome outcome = RequireOutcome::kSatisfied;
   std::string message;
@@ -122,10 +111,10 @@ struct One {
 
 One dsl_evaluate(const std::string& predicate, const Values& v) {
   int ret = 1;
-  for (const auto& alternative : strsep_all(predicate, ' ')) {
+  for (const auto& alternative : split_fields(predicate, ' ')) {
     if (alternative.empty()) continue;
     bool completed = true;
-    for (const auto& factor : strsep_all(alternative, ',')) {
+    for (const auto& factor : split_fields(alternative, ',')) {
       if (factor.empty()) continue;
       ret = evaluate_rule(factor, v);
       if (ret < 0) return {RequireOutcome::kInvalid, "requirement error: invalid expression"};
@@ -168,6 +157,17 @@ Verdict configure(const std::vector<std::string>& reqs, const Values& base, cons
 }
 
 }  // namespace
+
+std::vector<std::string> split_fields(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    auto end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
 
 const char* outcome_name(RequireOutcome o) {
   switch (o) {

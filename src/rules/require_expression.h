@@ -68,4 +68,9 @@ RequireResult evaluate_toolkit_go(const std::vector<std::string>& requirements,
 // Masterminds semver v3 NewVersion (coercing) as the toolkit vendors it.
 bool go_semver_valid(const std::string& s);
 
+// `s` cut at every `sep`, empty fields kept: strsep(3)'s and Go's strings.Split's
+// semantics, which both evaluators and the image-environment readers follow
+// ("a,,b" has an empty factor; a trailing "," an empty alternative).
+std::vector<std::string> split_fields(const std::string& s, char sep);
+
 }  // namespace cudiag::rules

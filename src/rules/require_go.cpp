@@ -97,17 +97,6 @@ struct Requirement {               // OR of terms
   std::vector<Term> terms;
 };
 
-std::vector<std::string> go_split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    auto end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return out;
-    start = end + 1;
-  }
-}
-
 bool blank(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
 }
@@ -141,9 +130,9 @@ std::optional<std::vector<Requirement>> build(const std::vector<std::string>& re
     if (blank(r)) continue;
     Requirement req{r, {}};
     auto& terms = req.terms;
-    for (const auto& term : go_split(r, ' ')) {
+    for (const auto& term : split_fields(r, ' ')) {
       Term factors;
-      for (const auto& factor : go_split(term, ',')) {
+      for (const auto& factor : split_fields(term, ',')) {
         std::optional<Binary> b;
         if (!parse_factor(factor, b)) return std::nullopt;
         if (b) factors.push_back(*b);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <mutex>
 #include <regex>
 
 namespace cudiag::explain {
@@ -23,8 +25,13 @@ std::string trim(std::string s) {
 bool has(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
 const std::regex& re(const char* pattern) {
-  // Each pattern is compiled once; the readers pass string literals.
-  static thread_local std::vector<std::pair<const char*, std::regex>> cache;
+  // Each pattern is compiled once; the readers pass string literals. A deque,
+  // so a reference handed out stays valid when later patterns are added; not
+  // thread_local, whose destructor registration (__cxa_thread_atexit_impl,
+  // GLIBC_2.18) would raise the portable binary's glibc floor.
+  static std::mutex lock;
+  static std::deque<std::pair<const char*, std::regex>> cache;
+  std::lock_guard<std::mutex> hold(lock);
   for (const auto& [p, r] : cache) {
     if (p == pattern) return r;
   }

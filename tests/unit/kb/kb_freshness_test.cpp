@@ -61,7 +61,9 @@ TEST(KbFreshness, EveryToolkitReleaseAndMinimumDriverMatches) {
 }
 
 TEST(KbFreshness, DriverBranchesReportTheSnapshotsCudaVersion) {
-  for (const auto& row : snapshot()["tables"]["driver_branch_cuda"]["rows"]) {
+  // Held in a variable: a range-for over a temporary's member reads freed memory.
+  const Json rows = snapshot()["tables"]["driver_branch_cuda"]["rows"];
+  for (const auto& row : rows) {
     auto branch = row["branch"].get<long>();
     auto cuda = k().cuda_for_driver(*Version::parse(std::to_string(branch) + ".0"));
     ASSERT_TRUE(cuda.has_value()) << "R" << branch;
@@ -70,7 +72,8 @@ TEST(KbFreshness, DriverBranchesReportTheSnapshotsCudaVersion) {
 }
 
 TEST(KbFreshness, PtxIsaPerCudaMatches) {
-  for (const auto& row : snapshot()["tables"]["ptx_isa"]["rows"]) {
+  const Json rows = snapshot()["tables"]["ptx_isa"]["rows"];
+  for (const auto& row : rows) {
     auto isa = k().ptx_isa_for_cuda(*Version::parse(row["cuda"].get<std::string>()));
     ASSERT_TRUE(isa.has_value()) << "CUDA " << row["cuda"];
     EXPECT_EQ(isa->text(), row["ptx_isa"].get<std::string>()) << "CUDA " << row["cuda"];

@@ -22,16 +22,23 @@ mkdir -p "$d"/{state,spool,log}
 export SLURM_CONF=$d/slurm.conf
 started_munge=0
 cleanup() {
-  scontrol shutdown >/dev/null 2>&1 || true
+  local status=$? pids=() f pid
+  set +e
+  # Read the pid files before the shutdown: the daemons remove them as they exit, so reading
+  # afterwards races their exit (CI once lost that race and failed a passing test).
   for f in slurmd slurmctld; do
-    if [ -s "$d/$f.pid" ]; then
-      pid=$(cat "$d/$f.pid")
-      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-      kill -9 "$pid" 2>/dev/null || true
-    fi
+    pid=$(cat "$d/$f.pid" 2>/dev/null) && [ -n "$pid" ] && pids+=("$pid")
   done
-  if [ "$started_munge" = 1 ] && [ -s /run/munge/munged.pid ]; then kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true; fi
+  scontrol shutdown >/dev/null 2>&1
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -9 "$pid" 2>/dev/null
+  done
+  if [ "$started_munge" = 1 ]; then
+    pid=$(cat /run/munge/munged.pid 2>/dev/null) && kill "$pid" 2>/dev/null
+  fi
   rm -rf "$d"
+  exit "$status"
 }
 trap cleanup EXIT
 

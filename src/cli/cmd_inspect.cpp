@@ -78,10 +78,9 @@ std::string verdict_text(const Verdict& v) {
   return "no CUDA device code";
 }
 
-// `json` pretty-printed with every line after the first indented by `by`
-// spaces, to nest it inside a document printed piece by piece.
-std::string nested_json(const Json& json, int by) {
-  std::string text = json_text(json);
+// `text` with every line after the first indented by `by` spaces, to nest
+// it inside a document printed piece by piece.
+std::string indent_lines(std::string_view text, int by) {
   std::string pad = "\n" + std::string(static_cast<std::size_t>(by), ' ');
   std::string out;
   out.reserve(text.size() + text.size() / 8);
@@ -92,6 +91,13 @@ std::string nested_json(const Json& json, int by) {
       out += c;
   }
   return out;
+}
+
+// `json` as the writer shows it (redacted), pretty-printed and nested.
+std::string nested_json(const Json& json, int by) {
+  std::string text = prepare_output(json_text(json), OutputKind::kJson, {});
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return indent_lines(text, by);
 }
 
 int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
@@ -167,7 +173,11 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       extra["verdicts"] = std::move(jv);
       text.clear();
       append_json(r, text, 4, extra);
-      std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << text;
+      // Each file's JSON passes the writer's redaction on its own: a path or a
+      // wheel member's name may carry a token or a home directory.
+      std::string shown = prepare_output(text, OutputKind::kJson, {});
+      while (!shown.empty() && shown.back() == '\n') shown.pop_back();
+      std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << indent_lines(shown, 4);
       continue;
     }
     if (!r.ok() && r.entries.empty()) continue;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <system_error>
 
+#include "inspect/member_spill.h"
 #include "inspect/zip_api.h"
 
 namespace cudiag::inspect {
@@ -126,19 +127,21 @@ std::vector<InspectResult> inspect_wheel(const std::string& path, const InspectO
     if (st.size > kMaxWheelMember) {
       InspectResult r;
       r.path = display;
-      r.error = fmt::format("{}: member of {} bytes is too large to inspect in memory", display, st.size);
+      r.error = fmt::format("{}: member of {} bytes is over the {}-byte limit, not read", display, st.size,
+                            kMaxWheelMember);
       out.push_back(std::move(r));
       continue;
     }
-    std::string bytes = read_member(zip, z.get(), index, st.size);
-    if (bytes.size() != st.size) {
+    InflatedMember member;
+    std::string why_not;
+    if (!inflate_member(*zip, z.get(), index, st.size, member, why_not)) {
       InspectResult r;
       r.path = display;
-      r.error = fmt::format("{}: cannot read wheel member", display);
+      r.error = fmt::format("{}: cannot read wheel member: {}", display, why_not);
       out.push_back(std::move(r));
       continue;
     }
-    InspectResult r = inspect_bytes(ByteView(bytes), display, options);
+    InspectResult r = inspect_bytes(member.view(), display, options);
     if (r.type != FileType::kNotBinary) out.push_back(std::move(r));
   }
   return out;

@@ -10,8 +10,10 @@
 
 namespace cudiag::inspect {
 
-// Wheel members are read whole into memory (libzip cannot map a compressed
-// member). Bigger members are reported as an error rather than read.
+// Wheel members are inflated whole (libzip cannot map a compressed member):
+// into memory when small, into an unlinked temporary file when large
+// (inspect/member_spill.h). Bigger members than this are reported as an
+// error rather than read: no real library is 4 GiB.
 inline constexpr std::uint64_t kMaxWheelMember = 4ull << 30;
 
 // Inspects each path: a file as is (a wheel by its zip contents), a

@@ -37,7 +37,8 @@ const RegisterRuleTable kRuleTable{
     {"cuda_runtime.toolkit_conflict", "cuda_runtime", "warning",
      "nvcc on PATH from another toolkit than CUDA_HOME/CUDA_PATH, or several toolkits",
      "scenario nvcc-on-path-from-another-toolkit"},
-    {"cuda_runtime.load_failed", "cuda_runtime", "error", "loading a libcudart hung, crashed or failed", ""},
+    {"cuda_runtime.load_failed", "cuda_runtime", "error", "loading a libcudart hung, crashed or failed",
+     "test unit/rules/rule_cases_test.cpp"},
 };
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";

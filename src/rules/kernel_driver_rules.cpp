@@ -30,7 +30,7 @@ const RegisterRuleTable kRuleTable{
     {"kernel_driver.uvm_device_missing", "kernel_driver", "error", "module loaded, `/dev/nvidia-uvm` missing",
      "scenario nvidia-uvm-device-missing"},
     {"kernel_driver.device_node_missing", "kernel_driver", "error",
-     "module loaded, `/dev/nvidiactl` or `/dev/nvidiaN` missing", ""},
+     "module loaded, `/dev/nvidiactl` or `/dev/nvidiaN` missing", "test unit/rules/rule_cases_test.cpp"},
     {"kernel_driver.device_node_not_accessible", "kernel_driver", "error",
      "a required node exists but this user cannot open it read-write", "scenario device-node-not-accessible"},
 };

@@ -28,9 +28,11 @@ const RegisterRuleTable kRuleTable{
      "Torch not compiled with CUDA enabled`)",
      "scenario kernel-test-cpu-only-torch"},
     {"kernel_test.failed", "kernel_test", "error",
-     "the test failed without a failed step (no device reached the element check)", ""},
+     "the test failed without a failed step (no device reached the element check)",
+     "test unit/rules/rule_cases_test.cpp"},
     {"kernel_test.not_run", "kernel_test", "info",
-     "the test did not run (a machine read with `--root`); the layer's status is then `unknown`", ""},
+     "the test did not run (a machine read with `--root`); the layer's status is then `unknown`",
+     "test unit/rules/rule_cases_test.cpp"},
 };
 
 constexpr const char* kDriverApiDocs = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";

@@ -25,7 +25,8 @@ const RegisterRuleTable kRuleTable{
      "several versions of one library reachable; names the loader's pick",
      "scenario two-cudnn-versions-reachable"},
     {"libraries.ld_library_path_shadows_newer", "libraries", "warning",
-     "LD_LIBRARY_PATH makes the loader pick an older copy of the same soname", ""},
+     "LD_LIBRARY_PATH makes the loader pick an older copy of the same soname",
+     "test unit/rules/rule_cases_test.cpp"},
     {"libraries.need_newer_driver", "libraries", "error (independent)",
      "libraries of a CUDA major (from their soname) the driver does not support, when no runtime of that "
      "major already says so",

@@ -38,7 +38,7 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
     for (const auto& r : args->requires_)
       args->pipeline.requirements.push_back(workflow::parse_requirement(r));
     // The kernel test asks whether kernels run; the libraries' architectures say which could.
-    if (args->deep) args->pipeline.binaries = args->pipeline.confirm_versions = true;
+    if (args->deep) args->pipeline.collect.binaries = args->pipeline.collect.confirm_library_versions = true;
     args->pipeline.deep = args->deep;
     auto result = run_pipeline(global, args->pipeline);
     workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));

@@ -6,49 +6,18 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <sstream>
 
 #include "cli/command.h"
 #include "core/errors.h"
-#include "core/text_wrap.h"
 #include "kb/json_out.h"
 #include "kb/knowledge_base.h"
+#include "render/kb_text.h"
 
 namespace cudiag {
 namespace {
 
 using kb::KnowledgeBase;
-
-constexpr std::size_t kWidth = 80;
-
-std::string wrap(std::string_view first, std::string_view text, std::size_t indent) {
-  return word_wrap(first, text, indent, kWidth);
-}
-
-std::string opt_text(const std::optional<Version>& v, std::string_view none = "unknown") {
-  return v ? v->text() : std::string(none);
-}
-
-std::string confidence_tag(kb::Confidence c) {
-  return c == kb::Confidence::kConfirmed ? "" : fmt::format(" [{}]", kb::to_string(c));
-}
-
-void print_sources(std::ostream& out, const std::vector<kb::Source>& sources) {
-  out << "  Sources:\n";
-  std::vector<std::string> seen;
-  for (const auto& s : sources) {
-    auto key = s.url + s.section;
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-    seen.push_back(key);
-    out << wrap("    - ", s.url, 6) << wrap("      ", s.section, 6);
-  }
-}
-
-void print_note(std::ostream& out, const std::string& note) {
-  if (!note.empty()) out << wrap("  Note: ", note, 8);
-}
 
 Version parse_version_arg(const std::string& text) {
   auto v = Version::parse(text);
@@ -86,60 +55,14 @@ int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string
       emit_json(j);
       return kExitErrorFinding;
     }
-    std::cout << fmt::format(
-        "CUDA {}: unknown — the knowledge base has no row for this release, so its minimum driver is "
-        "unknown.\n",
-        version);
-    std::cout << "  Nearest known releases (not this release's answer):\n";
-    for (const auto* r : near) {
-      const auto& col = r->for_os(os);
-      std::cout << fmt::format("    {:<8} {:<16} {}\n", r->cuda.text(), r->release,
-                               col.min ? "driver >= " + col.min->text() : std::string("minimum unknown"));
-    }
+    std::cout << kb_driver_for_unknown_text(version, os, near);
     return kExitErrorFinding;
   }
   if (o.json()) {
     emit_json(kb::to_json(*req));
     return kExitOk;
   }
-  auto& out = std::cout;
-  const auto& rel = *req->release;
-  out << fmt::format("CUDA {} ({}, {}) on {}\n", version, rel.cuda.text(), rel.release,
-                     os == "windows" ? "Windows" : "Linux x86_64");
-  if (req->full_min) {
-    std::string how = req->full_min_from == "bundled" ? "bundled driver; Table 3 not read" : "RN Table 3";
-    out << wrap(
-        "  Full features:          ",
-        fmt::format("driver >= {} ({}){}", req->full_min->text(), how, confidence_tag(req->full_confidence)),
-        26);
-  } else {
-    out << "  Full features:          not in the knowledge base" << confidence_tag(req->full_confidence)
-        << "\n";
-  }
-  if (req->mvc) {
-    if (req->mvc_min) {
-      auto conf = os == "windows" ? req->mvc->windows_confidence : req->mvc->confidence;
-      out << wrap("  Minor-version compat:   ",
-                  fmt::format("driver >= {} (any CUDA {}.x app, limited){}", req->mvc_min->text(),
-                              req->mvc->cuda_major, confidence_tag(conf)),
-                  26);
-    } else {
-      out << fmt::format("  Minor-version compat:   CUDA {}.x minimum not in the knowledge base\n",
-                         req->mvc->cuda_major);
-    }
-  } else {
-    out << "  Minor-version compat:   none before CUDA 11: this release needs its own driver\n";
-  }
-  if (req->bundled && (!req->full_min || *req->bundled != *req->full_min))
-    out << fmt::format("  Bundled with installer: {}\n", req->bundled->text());
-  if (req->mvc && !req->mvc->limits.empty()) {
-    out << "  Under minor-version compatibility:\n";
-    for (const auto& l : req->mvc->limits) out << wrap("    - ", l.text, 6);
-  }
-  print_note(out, rel.note);
-  print_note(out, rel.for_os(os).note);
-  if (req->mvc) print_note(out, req->mvc->note);
-  print_sources(out, req->sources);
+  std::cout << kb_driver_for_text(version, os, *req);
   return kExitOk;
 }
 
@@ -153,23 +76,7 @@ int run_cuda_for_driver(const KnowledgeBase& k, const KbOptions& o, const std::s
     emit_json(j);
     return kExitOk;
   }
-  auto& out = std::cout;
-  const auto& b = *m->branch;
-  if (m->exact) {
-    out << fmt::format("Driver {} (branch R{}) supports CUDA {}{}\n", driver.text(), b.branch, b.cuda.text(),
-                       confidence_tag(b.confidence));
-  } else {
-    out << wrap("",
-                fmt::format("Driver {}: branch R{} is not in the knowledge base; the nearest older branch "
-                            "R{} supports CUDA {}, "
-                            "so this driver supports at least that.",
-                            driver.text(), driver.major(), b.branch, b.cuda.text()),
-                0);
-  }
-  out << "  (the value of cuDriverGetVersion and nvidia-smi's \"CUDA Version\")\n";
-  if (!b.support.empty()) out << fmt::format("  Support: {}\n", b.support);
-  print_note(out, b.note);
-  print_sources(out, b.sources);
+  std::cout << kb_cuda_for_driver_text(driver, *m);
   return kExitOk;
 }
 
@@ -181,46 +88,7 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
     emit_json(kb::to_json(a, m->variant));
     return kExitOk;
   }
-  auto& out = std::cout;
-  out << fmt::format("{} (compute capability {}): {}{}\n", m->variant ? m->variant->sm : a.sm, a.cc.text(),
-                     a.name, a.segment == "unknown" ? "" : ", " + a.segment);
-  if (!a.examples.empty()) {
-    std::string ex;
-    for (const auto& e : a.examples) ex += (ex.empty() ? "" : ", ") + e;
-    out << wrap("  GPUs:                 ", ex, 24);
-  }
-  std::string first =
-      a.first_cuda ? a.first_cuda->text() : fmt::format("{} or earlier", opt_text(a.first_cuda_at_most));
-  out << fmt::format("  SASS from CUDA:       {}\n", first);
-  out << fmt::format("  Last CUDA with SASS:  {}\n",
-                     a.last_cuda ? a.last_cuda->text() : "current (still targeted)");
-  out << fmt::format(
-      "  Last driver branch:   {}\n",
-      a.last_driver_branch ? fmt::format("R{}", *a.last_driver_branch)
-      : a.segment == "embedded"
-          ? std::string(
-                "JetPack decides (Jetson modules use the L4T driver stack, not a desktop/datacenter branch)")
-          : std::string("current (still supported)"));
-  if (a.min_ptx_isa) out << fmt::format("  Needs PTX ISA:        {} or newer\n", a.min_ptx_isa->text());
-  out << wrap("  Carries forward:      ", a.carries_forward, 24);
-  if (!a.variants.empty()) {
-    out << "  Variants:\n";
-    for (const auto& v : a.variants) {
-      std::string line = fmt::format("from CUDA {}", opt_text(v.first_cuda));
-      if (v.min_ptx_isa) line += fmt::format(", PTX ISA {}", v.min_ptx_isa->text());
-      if (!v.runs_on.empty()) {
-        std::string runs;
-        for (const auto& r : v.runs_on) runs += (runs.empty() ? "" : ", ") + r.text();
-        line += fmt::format(", runs on {}", runs);
-      }
-      line += confidence_tag(v.confidence) + ". " + v.carries_forward;
-      out << wrap(fmt::format("    {:<9} ", v.sm), line, 14);
-    }
-  }
-  if (a.confidence != kb::Confidence::kConfirmed)
-    out << fmt::format("  Confidence: {}\n", kb::to_string(a.confidence));
-  print_note(out, a.note);
-  print_sources(out, a.sources);
+  std::cout << kb_arch_text(*m);
   return kExitOk;
 }
 
@@ -250,18 +118,7 @@ int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& que
     emit_json(a);
     return kExitOk;
   }
-  auto& out = std::cout;
-  static const std::map<std::string, std::string> api_names = {{"driver", "driver API (CUresult)"},
-                                                               {"runtime", "runtime API (cudaError_t)"},
-                                                               {"nvml", "NVML (nvmlReturn_t)"}};
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    const auto& e = *found[i];
-    if (i) out << "\n";
-    out << fmt::format("{} = {}, {}{}\n", e.name, e.code, api_names.at(e.api), confidence_tag(e.confidence));
-    out << wrap("  ", e.meaning, 2);
-    if (!e.note.empty()) out << wrap("  Cause: ", e.note, 9);
-    print_sources(out, e.sources);
-  }
+  std::cout << kb_errors_text(found);
   return kExitOk;
 }
 
@@ -301,15 +158,9 @@ int run_gpu(const KnowledgeBase& k, const KbOptions& o, const std::string& query
     emit_json(a);
     return kExitOk;
   }
-  auto& out = std::cout;
-  for (const auto* g : found) {
-    const auto* a = k.arch_for_cc(g->cc);
-    out << fmt::format("{:<44} 10de:{:04x}  cc {:<4}  {}\n", g->name, g->pci_id, g->cc.text(),
-                       a ? fmt::format("{} {}", a->sm, a->name) : std::string("?"));
-  }
-  std::vector<kb::Source> sources;
-  for (const auto* g : found) sources.insert(sources.end(), g->sources.begin(), g->sources.end());
-  print_sources(out, sources);
+  std::vector<std::pair<const kb::Gpu*, const kb::Arch*>> rows;
+  for (const auto* g : found) rows.emplace_back(g, k.arch_for_cc(g->cc));
+  std::cout << kb_gpus_text(rows);
   return kExitOk;
 }
 
@@ -317,7 +168,6 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
             const std::string& cuda_text) {
   if (isa_text.empty() == cuda_text.empty())
     throw InputError("kb ptx: give either a PTX ISA version or --cuda X.Y");
-  auto& out = std::cout;
   if (!cuda_text.empty()) {
     auto cuda = parse_version_arg(cuda_text);
     auto isa = k.ptx_isa_for_cuda(cuda);
@@ -331,14 +181,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
       emit_json(kb::to_json(*row));
       return kExitOk;
     }
-    out << fmt::format("CUDA {} generates PTX ISA {}{}\n", row->cuda.text(), isa->text(),
-                       confidence_tag(row->confidence));
-    out << wrap("  ",
-                fmt::format("A driver that reports CUDA {} JIT-compiles PTX up to .version {}.",
-                            row->cuda.text(), isa->text()),
-                2);
-    print_note(out, row->note);
-    print_sources(out, row->sources);
+    std::cout << kb_ptx_of_cuda_text(*row, *isa);
     return kExitOk;
   }
   auto isa = parse_version_arg(isa_text);
@@ -355,16 +198,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
     emit_json(j);
     return kExitOk;
   }
-  out << fmt::format("PTX ISA {} needs CUDA {} or newer{}\n", isa.text(), cuda->text(),
-                     confidence_tag(row->confidence));
-  out << wrap("  ",
-              fmt::format("To JIT it, the driver must report CUDA {} or newer (cudiag kb cuda-for-driver); "
-                          "to build or link it, "
-                          "nvcc, nvJitLink or nvPTXCompiler {} or newer.",
-                          cuda->text(), cuda->text()),
-              2);
-  print_note(out, row->note);
-  print_sources(out, row->sources);
+  std::cout << kb_cuda_of_ptx_text(*row, isa, *cuda);
   return kExitOk;
 }
 
@@ -382,12 +216,7 @@ int run_tables(const KnowledgeBase& k, const KbOptions& o) {
     emit_json(Json{{"origin", k.origin()}, {"tables", a}});
     return kExitOk;
   }
-  auto& out = std::cout;
-  out << fmt::format("Knowledge base: {}\n", k.origin());
-  for (const auto& t : tables) {
-    out << fmt::format("\n{:<22} {:>4} entries  {}\n", t.name, t.entries, t.file);
-    for (const auto& s : t.sources) out << wrap("    - ", s.url, 6);
-  }
+  std::cout << kb_tables_text(k.origin(), tables);
   return kExitOk;
 }
 

@@ -17,27 +17,30 @@
 namespace cudiag {
 
 void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
-  app.add_flag("--no-library-calls", args.no_library_calls,
-               "Read CUDA library versions from file names instead of calling each library (faster)");
-  app.add_option("--image-digest", args.image_digest,
+  app.add_flag_callback(
+      "--no-library-calls", [&args] { args.collect.library_calls = false; },
+      "Read CUDA library versions from file names instead of calling each library (faster)");
+  app.add_option("--image-digest", args.collect.image_digest,
                  "The container image's digest (sha256:..., or NAME@sha256:...), recorded in the report's "
                  "`container` key")
       ->check([](const std::string& d) {
         auto why = image_digest_error(d);
         return why.empty() ? why : d + ": " + why;
       });
-  app.add_option("--python", args.pythons,
+  app.add_option("--python", args.collect.pythons,
                  "A Python interpreter or environment directory whose frameworks to inspect (repeatable; "
                  "read, never run)");
-  app.add_flag("--no-frameworks", args.no_frameworks, "Skip the frameworks layer (Python environments)");
-  app.add_flag("--binaries", args.binaries,
+  app.add_flag_callback(
+      "--no-frameworks", [&args] { args.collect.frameworks = false; },
+      "Skip the frameworks layer (Python environments)");
+  app.add_flag("--binaries", args.collect.binaries,
                "Also read which GPU architectures each CUDA library carries kernels for (fatbin headers; "
                "~0.15 s; check --deep implies it)");
   app.add_flag(
       "--no-cache", args.no_cache,
       "Call every CUDA library for its version again instead of reusing the answer remembered for the "
       "unchanged file (cache: $CUDIAG_CACHE_DIR, else ~/.cache/cudiag)");
-  app.add_flag("--confirm-versions", args.confirm_versions,
+  app.add_flag("--confirm-versions", args.collect.confirm_library_versions,
                "Ask each CUDA library's own version function even where the NVIDIA wheel that installed "
                "the file (its dist-info RECORD) already says the version (check --deep implies it)");
   app.add_option(
@@ -69,15 +72,9 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   // A --kb directory is checked before anything starts (a bad one is exit 2);
   // the built-in knowledge base is parsed while the child probes run.
   if (!global.kb_dir.empty()) kb::active_kb(global);
-  CollectOptions options;
+  CollectOptions options = args.collect;
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
-  options.library_calls = !args.no_library_calls;
-  options.confirm_library_versions = args.confirm_versions;
-  options.image_digest = args.image_digest;
-  options.pythons = args.pythons;
-  options.frameworks = !args.no_frameworks;
-  options.binaries = args.binaries;
   // A captured machine under --root is a test tree; its answers are not the user's.
   if (!args.no_cache && FsRoot(global.root).is_real_root())
     options.answer_cache_dir = AnswerCache::default_dir();

@@ -8,19 +8,19 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "core/collect_options.h"
 #include "core/json.h"
 #include "workflow/requirements.h"
 
 namespace cudiag {
 
 struct PipelineArgs {
-  bool no_library_calls = false;     // versions of CUDA libraries from file names only (faster)
-  std::string image_digest;          // recorded in the report's `container` key
-  std::vector<std::string> pythons;  // --python: more interpreters/environments for the frameworks layer
-  bool no_frameworks = false;        // skip the frameworks layer
-  bool binaries = false;             // --binaries: the `binaries` key (fatbin architectures of each library)
-  bool no_cache = false;             // ask every library for its version again
-  bool confirm_versions = false;     // ask each library's own function even where its wheel says the version
+  // The collection flags fill this directly (--no-library-calls, --image-digest, --python, --no-frameworks,
+  // --binaries, --confirm-versions): the one options struct from the command line to every probe. --root and
+  // --timeout are global options, and the cache directory, the error namer and the work done while the
+  // children run are set by run_pipeline().
+  CollectOptions collect;
+  bool no_cache = false;                 // ask every library for its version again
   std::vector<std::string> assumptions;  // --assume KEY=VALUE: hypothetical facts (report/assume.h)
   bool no_collect = false;               // --no-collect: diagnose only the assumptions
   bool deep = false;  // check --deep: run the kernel test after collecting, as the kernel_test layer

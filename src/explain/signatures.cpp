@@ -12,6 +12,7 @@
 #include "core/errors.h"
 #include "kb/builders.h"
 #include "kb/reader.h"
+#include "model/layers.h"
 
 namespace cudiag::explain {
 
@@ -166,9 +167,12 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
 }  // namespace
 
 const std::vector<std::string>& explain_layers() {
-  static const std::vector<std::string> layers = {"host",         "kernel_driver", "nvml",       "driver_api",
-                                                  "cuda_runtime", "libraries",     "frameworks", "binaries",
-                                                  "kernel_test",  "container"};
+  // The report's layers (model/layers.h), and the container image, which a signature may also name.
+  static const std::vector<std::string> layers = [] {
+    auto l = layer_order();
+    l.push_back("container");
+    return l;
+  }();
   return layers;
 }
 

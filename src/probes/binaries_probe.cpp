@@ -5,6 +5,7 @@
 
 #include "core/fsroot.h"
 #include "probes/framework_common.h"
+#include "probes/probe_registry.h"
 
 namespace cudiag {
 
@@ -77,5 +78,16 @@ Json probe_binaries(const ProbeContext& ctx, const Json& report) {
   out["libraries"] = std::move(libraries);
   return out;
 }
+
+namespace {
+// Opt-in (--binaries, check --deep): ~140 ms of fatbin headers for a CUDA 13 lib64 (docs/ARCHITECTURE.md,
+// "The binaries key"); after the children, because it reads the libraries layer.
+const RegisterProbe kBinariesProbe{{"binaries", ProbeStage::kAfterChildren, 0,
+                                    [](const CollectOptions& o) { return o.binaries; },
+                                    [](const ProbeContext& ctx, const CollectOptions&, const Json& report) {
+                                      return probe_binaries(ctx, report);
+                                    },
+                                    true}};
+}  // namespace
 
 }  // namespace cudiag

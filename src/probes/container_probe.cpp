@@ -5,6 +5,7 @@
 #include "core/fact.h"
 #include "probes/environment.h"
 #include "probes/host_probe.h"
+#include "probes/probe_registry.h"
 #include "probes/text_util.h"
 
 namespace cudiag {
@@ -72,5 +73,13 @@ Json probe_container_image(const ProbeContext& ctx, const std::string& image_dig
   c["variables"] = vars;
   return c;
 }
+
+namespace {
+const RegisterProbe kContainerProbe{{"container", ProbeStage::kAfterChildren, 1, nullptr,
+                                     [](const ProbeContext& ctx, const CollectOptions& o, const Json&) {
+                                       return probe_container_image(ctx, o.image_digest);
+                                     },
+                                     false}};
+}  // namespace
 
 }  // namespace cudiag

@@ -122,4 +122,8 @@ std::unique_ptr<LayerProbe> make_cuda_runtime_probe(const CollectOptions& option
   return std::make_unique<CudaRuntimeProbe>(options);
 }
 
+namespace {
+const RegisterLayerProbe kCudaRuntimeProbe{{"cuda_runtime", 2, 2, make_cuda_runtime_probe}};
+}  // namespace
+
 }  // namespace cudiag

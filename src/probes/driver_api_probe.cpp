@@ -139,4 +139,9 @@ std::unique_ptr<LayerProbe> make_driver_api_probe(const CollectOptions& options)
   return std::make_unique<DriverApiProbe>(options);
 }
 
+namespace {
+// cuInit is the longest call of a collection: its child starts first.
+const RegisterLayerProbe kDriverApiProbe{{"driver_api", 1, 0, make_driver_api_probe}};
+}  // namespace
+
 }  // namespace cudiag

@@ -2,6 +2,7 @@
 
 #include "core/fact.h"
 #include "probes/framework_readers.h"
+#include "probes/probe_registry.h"
 #include "probes/python_env.h"
 
 namespace cudiag {
@@ -64,5 +65,15 @@ Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& p
   layer["environments"] = envs;
   return layer;
 }
+
+namespace {
+// File-only, so it runs while the children do; --no-frameworks skips it.
+const RegisterProbe kFrameworksProbe{{"frameworks", ProbeStage::kWhileChildrenRun, 0,
+                                      [](const CollectOptions& o) { return o.frameworks; },
+                                      [](const ProbeContext& ctx, const CollectOptions& o, const Json&) {
+                                        return probe_frameworks(ctx, o.pythons);
+                                      },
+                                      true}};
+}  // namespace
 
 }  // namespace cudiag

@@ -6,6 +6,7 @@
 
 #include "core/fact.h"
 #include "probes/container_toolkit_probe.h"
+#include "probes/probe_registry.h"
 #include "probes/text_util.h"
 
 namespace cudiag {
@@ -198,5 +199,11 @@ Json probe_host(const ProbeContext& ctx) {
   host["cuda_tools_on_path"] = probe_cuda_tools_on_path(ctx);
   return host;
 }
+
+namespace {
+const RegisterProbe kHostProbe{
+    {"host", ProbeStage::kEarly, 0, nullptr,
+     [](const ProbeContext& ctx, const CollectOptions&, const Json&) { return probe_host(ctx); }, true}};
+}  // namespace
 
 }  // namespace cudiag

@@ -4,6 +4,7 @@
 
 #include "core/fact.h"
 #include "core/version.h"
+#include "probes/probe_registry.h"
 #include "probes/text_util.h"
 
 namespace cudiag {
@@ -180,5 +181,12 @@ Json probe_kernel_driver(const ProbeContext& ctx) {
   kd["device_nodes"] = probe_device_nodes(root);
   return kd;
 }
+
+namespace {
+const RegisterProbe kKernelDriverProbe{
+    {"kernel_driver", ProbeStage::kEarly, 1, nullptr,
+     [](const ProbeContext& ctx, const CollectOptions&, const Json&) { return probe_kernel_driver(ctx); },
+     true}};
+}  // namespace
 
 }  // namespace cudiag

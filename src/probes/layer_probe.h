@@ -2,7 +2,7 @@
 // A layer whose facts come from NVIDIA libraries, in two steps: plan() asks
 // for child probes (one per library instance), finish() turns their answers
 // into the layer's facts once every child is done. New library-backed layers
-// implement this and are listed in report/collect.cpp.
+// implement this and register a factory with RegisterLayerProbe (probes/probe_registry.h).
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,7 +10,8 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 #include "report/child_batch.h"
-#include "report/collect.h"
+#include "core/collect_options.h"
+#include "probes/probe_registry.h"
 
 namespace cudiag {
 

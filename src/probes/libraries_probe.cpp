@@ -132,4 +132,8 @@ std::unique_ptr<LayerProbe> make_libraries_probe(const CollectOptions& options) 
   return std::make_unique<LibrariesProbe>(options);
 }
 
+namespace {
+const RegisterLayerProbe kLibrariesProbe{{"libraries", 3, 3, make_libraries_probe}};
+}  // namespace
+
 }  // namespace cudiag

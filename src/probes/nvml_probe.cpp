@@ -102,4 +102,8 @@ std::unique_ptr<LayerProbe> make_nvml_probe(const CollectOptions& options) {
   return std::make_unique<NvmlProbe>(options);
 }
 
+namespace {
+const RegisterLayerProbe kNvmlProbe{{"nvml", 0, 1, make_nvml_probe}};
+}  // namespace
+
 }  // namespace cudiag

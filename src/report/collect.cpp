@@ -2,18 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/build_info.h"
 #include "core/fsroot.h"
 #include "core/subprocess.h"
 #include "core/utc_time.h"
-#include "probes/binaries_probe.h"
-#include "probes/container_probe.h"
-#include "probes/frameworks_probe.h"
-#include "probes/host_probe.h"
-#include "probes/kernel_driver_probe.h"
 #include "probes/layer_probe.h"
+#include "probes/probe_registry.h"
 
 namespace cudiag {
 
@@ -47,35 +44,34 @@ Json collect_report(const CollectOptions& options) {
   Json timings = Json::object();
   timings["search_ms"] = ms_since(start);
 
-  // Children first, so they run while this process reads files.
+  // Children first, so they run while this process reads files (probes/probe_registry.h, the stages).
   std::vector<std::unique_ptr<LayerProbe>> layers;
-  layers.push_back(make_nvml_probe(options));
-  layers.push_back(make_driver_api_probe(options));
-  layers.push_back(make_cuda_runtime_probe(options));
-  layers.push_back(make_libraries_probe(options));
+  for (const auto& def : registered_layer_probes()) layers.push_back(def.make(options));
   ChildBatch batch(ctx.self_exe, options.child_timeout);
   // The driver API's cuInit first (the longest call), then NVML; then the searches.
-  layers[1]->start_early(ctx, batch);
-  layers[0]->start_early(ctx, batch);
+  std::vector<std::size_t> early(layers.size());
+  for (std::size_t i = 0; i < early.size(); ++i) early[i] = i;
+  std::stable_sort(early.begin(), early.end(), [](std::size_t a, std::size_t b) {
+    return registered_layer_probes()[a].start_early_rank < registered_layer_probes()[b].start_early_rank;
+  });
+  for (auto i : early) layers[i]->start_early(ctx, batch);
   for (auto& l : layers) l->plan(ctx, batch);
 
   Json report = new_report();
   if (!root.is_real_root()) report["root"] = root.root();
+  auto run_stage = [&](ProbeStage stage) {
+    for (const auto* p : registered_probes(stage)) {
+      if (p->enabled && !p->enabled(options)) continue;
+      auto t = std::chrono::steady_clock::now();
+      report[p->key] = p->run(ctx, options, report);
+      if (p->timed) timings[p->key + "_ms"] = ms_since(t);
+    }
+  };
+  run_stage(ProbeStage::kEarly);
   auto t = std::chrono::steady_clock::now();
-  report["host"] = probe_host(ctx);
-  timings["host_ms"] = ms_since(t);
-  t = std::chrono::steady_clock::now();
-  report["kernel_driver"] = probe_kernel_driver(ctx);
-  timings["kernel_driver_ms"] = ms_since(t);
-  t = std::chrono::steady_clock::now();
   for (auto& l : layers) l->read_files(ctx);
   timings["layer_files_ms"] = ms_since(t);
-  // File-only, so it runs while the children do.
-  if (options.frameworks) {
-    t = std::chrono::steady_clock::now();
-    report["frameworks"] = probe_frameworks(ctx, options.pythons);
-    timings["frameworks_ms"] = ms_since(t);
-  }
+  run_stage(ProbeStage::kWhileChildrenRun);
 
   if (options.while_children_run) {
     t = std::chrono::steady_clock::now();
@@ -90,13 +86,7 @@ Json collect_report(const CollectOptions& options) {
     report[l->layer()] = l->finish(ctx, batch, report);
     timings[fmt::format("{}_finish_ms", l->layer())] = ms_since(t);
   }
-  // Opt-in: ~140 ms of fatbin headers for a CUDA 13 lib64 (docs/ARCHITECTURE.md, "The binaries key").
-  if (options.binaries) {
-    t = std::chrono::steady_clock::now();
-    report["binaries"] = probe_binaries(ctx, report);
-    timings["binaries_ms"] = ms_since(t);
-  }
-  report["container"] = probe_container_image(ctx, options.image_digest);
+  run_stage(ProbeStage::kAfterChildren);
   Json search_info = Json::object();
   search_info["ld_so_cache"] = Json::object();
   search_info["ld_so_cache"]["entries"] = search.ld_cache().entries.size();

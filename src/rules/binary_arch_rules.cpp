@@ -28,9 +28,25 @@
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"libraries.binary_arch_missing", "libraries",
+     "error (independent when the GPU is newer than the build) / warning",
+     R"(a library instance carries no SASS that runs on a GPU and no PTX that can be JIT-compiled for it ("no kernel image is available for execution on the device"); names the missing `sm_XX`, other copies on the machine that carry it, and the CUDA release that first (GPU newer than the build) or last (GPU older than every target) builds for it)",
+     "scenario nccl-built-without-sm100-on-b200"},
+    {"libraries.binary_arch_ptx_too_new", "libraries", "error / warning",
+     R"(no SASS for the GPU, and the PTX that could be JIT-compiled needs a newer PTX ISA than the driver's JIT ("the provided PTX was compiled with an unsupported toolchain"); names the driver branch that accepts it)",
+     "scenario library-ptx-newer-than-driver-under-mvc"},
+    {"libraries.binary_arch_jit", "libraries", "warning / info",
+     "no SASS for the GPU, but PTX the driver can JIT-compile: it runs after a JIT at each process's first "
+     "launch (seconds to minutes; cached in ~/.nv/ComputeCache)",
+     "scenario nccl-cuda12-default-gencode-jit-on-rtx5090"},
+};
 
 constexpr const char* kBinaryCompat =
     "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility";

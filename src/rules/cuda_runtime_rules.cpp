@@ -7,10 +7,39 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 #include "rules/runtime_compat.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"cuda_runtime.needs_newer_driver", "cuda_runtime", "error (independent)",
+     "the runtime is newer than the driver supports and minor-version compatibility does not cover it; names "
+     "the full and the MVC minimum (`kb driver-for`) and, where possible, forward compatibility; also when "
+     "the runtime itself answered `cudaErrorInsufficientDriver`",
+     "scenario cuda102-on-r418-no-mvc-before-cuda11"},
+    {"cuda_runtime.minor_version_compat", "cuda_runtime", "warning",
+     "same major, newer minor, driver at or above the major's floor: works without PTX JIT of newer PTX and "
+     "APIs needing a newer driver",
+     "scenario cuda128-on-r560-minor-version-compat"},
+    {"cuda_runtime.gpu_dropped_by_toolkit", "cuda_runtime", "error",
+     "the runtime's CUDA is newer than the last toolkit that targets the GPU (sm_37 with CUDA 12, Volta with "
+     "CUDA 13)",
+     "scenario sm37-with-cuda12-runtime"},
+    {"cuda_runtime.gpu_newer_than_toolkit", "cuda_runtime", "warning",
+     "the runtime's CUDA predates the GPU's architecture: only PTX JIT can run on it",
+     "scenario gb10-sm121-on-cuda128"},
+    {"cuda_runtime.multiple_versions", "cuda_runtime", "info",
+     "several runtime versions installed; names the loader's pick",
+     "scenario several-cuda-runtimes-installed"},
+    {"cuda_runtime.toolkit_conflict", "cuda_runtime", "warning",
+     "nvcc on PATH from another toolkit than CUDA_HOME/CUDA_PATH, or several toolkits",
+     "scenario nvcc-on-path-from-another-toolkit"},
+    {"cuda_runtime.load_failed", "cuda_runtime", "error", "loading a libcudart hung, crashed or failed",
+     "test unit/rules/rule_cases_test.cpp"},
+};
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
 constexpr const char* kPostInstall =

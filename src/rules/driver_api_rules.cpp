@@ -7,9 +7,28 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"driver_api.library_missing", "driver_api", "error", "no `libcuda.so.1` anywhere",
+     "scenario libcuda-missing"},
+    {"driver_api.not_on_loader_path", "driver_api", "error",
+     "libcuda exists but the loader would not find it", "scenario libcuda-not-on-loader-path"},
+    {"driver_api.multiple_libcuda", "driver_api", "warning", "several libcuda releases reachable",
+     "scenario several-libcuda-releases"},
+    {"driver_api.load_failed", "driver_api", "error", "loading libcuda hung, crashed or failed",
+     "test unit/rules/rule_cases_test.cpp"},
+    {"driver_api.init_failed", "driver_api", "error",
+     "`cuInit` failed (803/804 are left to the forward-compatibility rules) or gave no answer",
+     "scenario cuinit-unknown-error-999"},
+    {"driver_api.user_kernel_mismatch", "driver_api", "error",
+     "libcuda's release differs from the kernel module's (not for a forward-compatibility libcuda)",
+     "scenario driver-library-version-mismatch"},
+};
 
 constexpr const char* kDriverApiInit =
     "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html";

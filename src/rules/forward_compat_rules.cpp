@@ -6,9 +6,23 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"driver_api.forward_compat_unsupported_gpu", "driver_api", "error",
+     "a cuda-compat libcuda in use with a GPU that is not a data-center GPU, or `cuInit` → 804",
+     "scenario forward-compat-on-geforce-804"},
+    {"driver_api.forward_compat_driver_mismatch", "driver_api", "error",
+     "the compat libcuda does not list the host's branch, is not newer than the host driver, or `cuInit` → "
+     "803",
+     "scenario forward-compat-host-branch-not-listed-803"},
+    {"driver_api.forward_compat_in_use", "driver_api", "info", "forward compatibility in use and valid",
+     "scenario forward-compat-on-h100-works"},
+};
 
 constexpr long kCompatNotSupportedOnDevice = 804;
 constexpr long kSystemDriverMismatch = 803;

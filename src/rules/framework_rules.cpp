@@ -3,6 +3,7 @@
 // the driver, the GPUs and the libraries the loader would actually give it.
 // Facts come from the report (probes/frameworks_probe.cpp); framework
 // release matrices from the knowledge base table framework_matrix.
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,91 +16,63 @@
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/framework_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 
 namespace {
 
-struct FwRef {
-  std::string path;  // "frameworks.environments[0].frameworks[1]"
-  const Json* fw;
-  const Json* env;
-  std::string env_path;
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"frameworks.cpu_only_build_with_gpu", "frameworks", "warning",
+     "A framework is a CPU-only build (torch/version.py `cuda = None` and `hip = None`, TensorFlow "
+     "`is_cuda_build: False`, `onnxruntime` without its CUDA provider, jaxlib without a jax-cuda plugin) "
+     "while the machine has an NVIDIA GPU.",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.cuda_build_needs_newer_driver", "frameworks", "error / warning",
+     "The CUDA a framework is built for (torch `cuda`, build_info `cuda_version`, CuPy/ONNX Runtime/JAX "
+     "plugin major) is newer than the driver's CUDA. Another major: error (cudaErrorInsufficientDriver). "
+     "Same major, newer minor: warning, it runs through minor-version compatibility with its limits (no JIT "
+     "of newer PTX); error when the driver is below the major's MVC floor. JAX also: the driver is below the "
+     "plugin's documented minimum (525 for CUDA 12, 580 for CUDA 13).",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.ptx_jit_needed", "frameworks", "warning",
+     "The build has no SASS for the GPU and the driver JIT-compiles its PTX at first use (minutes; cached in "
+     "~/.nv/ComputeCache). Architectures from libtorch_cuda.so's fatbin headers or TensorFlow's "
+     "`cuda_compute_capabilities`.",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.no_kernel_for_gpu", "frameworks", "error",
+     R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's): "no kernel image is available for execution on the device".)",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.gpu_older_than_build", "frameworks", "error",
+     "The GPU's compute capability is below every architecture the build carries, or below the knowledge "
+     "base's floor (JAX CUDA 12: 5.2, CUDA 13 builds: 7.5).",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.library_not_found", "frameworks", "error / warning",
+     "A CUDA library the framework needs (DT_NEEDED: error; dlopen, as TensorFlow does: warning, it falls "
+     "back to the CPU) is found nowhere the loader searches.",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.library_version_mismatch", "frameworks", "error / warning",
+     "The copy the loader would pick does not satisfy the framework's own Requires-Dist pin (e.g. "
+     "`nvidia-nccl-cu12==2.20.5` vs a system 2.18.3): error when the major differs; or is an older cuDNN "
+     "minor than the build recorded (TensorFlow `cudnn_version`).",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.library_shadowed", "frameworks", "error / warning",
+     "The loader would pick a copy from outside the environment (LD_LIBRARY_PATH before a RUNPATH, "
+     "ld.so.cache) although the environment has the nvidia-* wheel for it. Error when that copy is older "
+     "than the wheel's (the classic `undefined symbol: __nvJitLinkAddData_12_x` from an old toolkit's "
+     "nvJitLink on LD_LIBRARY_PATH).",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.mixed_cuda_majors", "frameworks", "warning",
+     "Two frameworks in one environment are built for different CUDA majors (torch cu12 beside "
+     "jax-cuda13-plugin).",
+     "test unit/frameworks/frameworks_machine_test.cpp"},
+    {"frameworks.mixed_cuda_wheels", "frameworks", "warning",
+     "One environment holds nvidia-* wheels of more than one CUDA major (nvidia-cuda-runtime-cu12 beside the "
+     "unsuffixed CUDA 13 nvidia-cuda-runtime).",
+     "test unit/render/frameworks_summary_test.cpp"},
 };
-
-std::vector<FwRef> frameworks_in(const Json& report) {
-  std::vector<FwRef> out;
-  const Json& envs = value_at(report, "frameworks.environments");
-  if (!envs.is_array()) return out;
-  for (std::size_t i = 0; i < envs.size(); ++i) {
-    // By reference into the report: the FwRefs point into it.
-    if (!envs[i].contains("frameworks") || !envs[i]["frameworks"].is_array()) continue;
-    const Json& fws = envs[i]["frameworks"];
-    for (std::size_t j = 0; j < fws.size(); ++j)
-      out.push_back({fmt::format("frameworks.environments[{}].frameworks[{}]", i, j), &fws[j], &envs[i],
-                     fmt::format("frameworks.environments[{}]", i)});
-  }
-  return out;
-}
-
-std::string version_text(const Json& fw) {
-  const Json& v = fw.contains("version") ? fw["version"] : Json();
-  if (v.is_object() && v.contains("value") && v["value"].is_string()) return v["value"].get<std::string>();
-  const Json& b = fw.contains("build") && fw["build"].contains("version") ? fw["build"]["version"] : Json();
-  if (b.is_object() && b.contains("value") && b["value"].is_string()) return b["value"].get<std::string>();
-  return "";
-}
-
-std::string label(const FwRef& r) {
-  auto v = version_text(*r.fw);
-  return fmt::format("{}{}{} in {}", r.fw->value("name", "?"), v.empty() ? "" : " ", v,
-                     r.env->value("prefix", "?"));
-}
-
-// The knowledge base's framework_matrix sources as docs.
-std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry) {
-  std::vector<DocRef> docs;
-  const Json& table = kb.raw("framework_matrix");
-  if (!entry.contains("source") || !table.is_object()) return docs;
-  std::vector<Json> refs;
-  if (entry["source"].is_array()) {
-    for (const auto& s : entry["source"]) refs.push_back(s);
-  } else {
-    refs.push_back(entry["source"]);
-  }
-  for (const auto& s : refs) {
-    const Json* src = &s;
-    if (s.is_string() && table["sources"].contains(s.get<std::string>()))
-      src = &table["sources"][s.get<std::string>()];
-    if (src->is_object()) docs.push_back({src->value("url", ""), src->value("section", "")});
-  }
-  return docs;
-}
-
-// The framework_matrix row for a framework's installed release (and CUDA major, when given).
-const Json* matrix_row(const kb::KnowledgeBase& kb, const std::string& framework, const std::string& version,
-                       std::optional<long> cuda_major) {
-  const Json& table = kb.raw("framework_matrix");
-  if (!table.is_object() || !table.contains("entries")) return nullptr;
-  auto v = Version::parse(version.substr(0, version.find('+')));
-  for (const auto& e : table["entries"]) {
-    if (e.value("framework", "") != framework) continue;
-    if (e.contains("cuda_major") && cuda_major && e["cuda_major"].get<long>() != *cuda_major) continue;
-    if (e.contains("release")) {
-      auto rel = Version::parse(e["release"].get<std::string>());
-      if (!v || !rel) continue;
-      bool match = true;
-      for (std::size_t i = 0; i < rel->parts().size(); ++i) match = match && v->part(i) == rel->part(i);
-      if (!match) continue;
-    }
-    return &e;
-  }
-  return nullptr;
-}
-
-const Json& fw_value(const Json& report, const FwRef& r, const std::string& sub) {
-  return value_at(report, r.path + "." + sub);
-}
 
 // ---------------------------------------------------------------------------
 
@@ -141,36 +114,6 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
         {"https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform"});
     out.push_back(std::move(f));
   }
-}
-
-// What CUDA a framework's build needs: "12.4" from torch/version.py or
-// build_info.py; for packages that record only a major (CuPy, ONNX Runtime,
-// JAX plugins) the major alone.
-struct BuildCuda {
-  std::optional<Version> version;  // major.minor when known
-  std::optional<long> major;
-  std::string fact;
-};
-
-BuildCuda build_cuda(const Json& report, const FwRef& r) {
-  BuildCuda b;
-  for (const char* sub : {"build.cuda"}) {
-    const Json& v = fw_value(report, r, sub);
-    if (v.is_string()) {
-      if (auto p = Version::parse(v.get<std::string>())) {
-        b.version = Version::parse(fmt::format("{}.{}", p->major(), p->minor()));
-        b.major = p->major();
-        b.fact = r.path + "." + sub;
-        return b;
-      }
-    }
-  }
-  const Json& m = fw_value(report, r, "build.cuda_major");
-  if (m.is_number_integer()) {
-    b.major = m.get<long>();
-    b.fact = r.path + ".build.cuda_major";
-  }
-  return b;
 }
 
 void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
@@ -387,223 +330,14 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   }
 }
 
-// The wheel component that provides a library: cudnn -> "cudnn", cudart -> "cuda-runtime".
-std::string component_of(const std::string& library) {
-  if (library == "cudart") return "cuda-runtime";
-  if (library == "nvrtc") return "cuda-nvrtc";
-  if (library == "cupti") return "cuda-cupti";
-  return library;
-}
-
-// The framework's own requirement on the wheel providing `library`.
-const Json* requirement_for(const Json& fw, const std::string& library) {
-  if (!fw.contains("requires")) return nullptr;
-  auto comp = component_of(library);
-  for (const auto& r : fw["requires"]) {
-    auto name = r.value("name", "");
-    if (name == "nvidia-" + comp ||
-        (name.starts_with("nvidia-" + comp + "-cu") && name.size() <= comp.size() + 12))
-      return &r;
-  }
-  return nullptr;
-}
-
-std::string version_of_load(const Json& load) {
-  const Json& v = load.contains("version") ? load["version"] : Json();
-  return v.is_object() && v["value"].is_string() ? v["value"].get<std::string>() : "";
-}
-
-void libraries(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  for (const auto& r : frameworks_in(report)) {
-    const Json& loads = r.fw->contains("loads") ? (*r.fw)["loads"] : Json();
-    if (!loads.is_array()) continue;
-    for (std::size_t i = 0; i < loads.size(); ++i) {
-      const auto& l = loads[i];
-      auto lpath = fmt::format("{}.loads[{}]", r.path, i);
-      auto soname = l.value("soname", "");
-      auto library = l.value("library", "");
-      if (l["path"].is_null()) {
-        Finding f;
-        f.id = "frameworks.library_not_found";
-        f.layer = "frameworks";
-        bool needed = l.value("how", "") == "DT_NEEDED";
-        f.severity = needed ? Severity::kError : Severity::kWarning;
-        f.message =
-            needed
-                ? fmt::format(
-                      "{} needs {} ({} of {}), and the loader finds none: the import fails with '{}: cannot "
-                      "open shared object file'",
-                      label(r), soname, l.value("how", ""), l.value("needed_by", ""), soname)
-                : fmt::format("{} opens {} at run time and the loader finds none: it falls back to the CPU",
-                              label(r), soname);
-        f.evidence.push_back(
-            evidence(lpath, l, "loader emulation (RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, defaults)"));
-        const Json* req = requirement_for(*r.fw, library);
-        f.remediation =
-            req ? fmt::format("pip install '{}{}' into this environment", (*req)["name"].get<std::string>(),
-                              (*req)["spec"].get<std::string>())
-                : fmt::format(
-                      "Install the library that provides {} (a nvidia-* wheel or the system package) or add "
-                      "its directory to LD_LIBRARY_PATH",
-                      soname);
-        out.push_back(std::move(f));
-        continue;
-      }
-      auto have = version_of_load(l);
-      // Against the framework's own pin (Requires-Dist).
-      if (const Json* req = requirement_for(*r.fw, library); req && !have.empty()) {
-        auto spec = (*req)["spec"].get<std::string>();
-        if (!spec.empty() && !version_satisfies(have, spec)) {
-          auto have_v = Version::parse(have);
-          bool major_differs = false;
-          if (auto digits = spec.find_first_of("0123456789"); digits != std::string::npos && have_v)
-            major_differs = std::atol(spec.c_str() + digits) != have_v->major();
-          Finding f;
-          f.id = "frameworks.library_version_mismatch";
-          f.layer = "frameworks";
-          f.severity = major_differs ? Severity::kError : Severity::kWarning;
-          f.message = fmt::format("{} requires {}{} but would load {} {} from {} ({})", label(r),
-                                  (*req)["name"].get<std::string>(), spec, soname, have, l.value("path", ""),
-                                  l.value("via", ""));
-          f.evidence.push_back(
-              evidence(r.path + ".requires", *req, "Requires-Dist in the framework's METADATA"));
-          f.evidence.push_back(evidence_from(report, lpath + ".version"));
-          f.remediation =
-              fmt::format("pip install '{}{}' in this environment{}", (*req)["name"].get<std::string>(), spec,
-                          l.value("via", "") == "LD_LIBRARY_PATH"
-                              ? ", and drop the other copy's directory from LD_LIBRARY_PATH"
-                              : "");
-          out.push_back(std::move(f));
-        }
-      }
-      // Against the build record (TensorFlow's cudnn_version "9.3").
-      if (library == "cudnn" && !have.empty()) {
-        const Json& built = fw_value(report, r, "build.cudnn");
-        auto bv = built.is_string() ? Version::parse(built.get<std::string>()) : std::nullopt;
-        auto hv = Version::parse(have);
-        if (bv && hv && bv->parts().size() >= 2 && hv->major() == bv->major() && hv->minor() < bv->minor()) {
-          Finding f;
-          f.id = "frameworks.library_version_mismatch";
-          f.layer = "frameworks";
-          f.severity = Severity::kWarning;
-          f.message = fmt::format(
-              "{} was built with cuDNN {} but would load cuDNN {} from {}: cuDNN is backward- but not "
-              "forward-compatible within a major",
-              label(r), bv->text(), have, l.value("path", ""));
-          f.evidence.push_back(evidence_from(report, r.path + ".build.cudnn"));
-          f.evidence.push_back(evidence_from(report, lpath + ".version"));
-          f.remediation = fmt::format("Install cuDNN {} or newer (within {}.x)", bv->text(), bv->major());
-          out.push_back(std::move(f));
-        }
-      }
-      // Shadowing: a copy from outside the environment while the environment has the wheel for it.
-      if (!l.contains("wheel")) {
-        const Json& wheels = r.env->contains("nvidia_wheels") ? (*r.env)["nvidia_wheels"] : Json();
-        for (std::size_t w = 0; wheels.is_array() && w < wheels.size(); ++w) {
-          const auto& wh = wheels[w];
-          if (wh.value("component", "") != component_of(library) || wh["lib_dir"].is_null()) continue;
-          auto soname_major = soname.substr(soname.rfind(".so.") + 4);
-          if (wh["cuda_major"].is_number_integer() && library != "cudnn" && library != "nccl" &&
-              library != "cusparse" && library != "cusolver" && library != "cufft" && library != "curand" &&
-              std::to_string(wh["cuda_major"].get<long>()) != soname_major)
-            continue;
-          auto wv = wh["version"].value("value", "");
-          auto hv = Version::parse(have);
-          auto wvv = Version::parse(wv);
-          Finding f;
-          f.id = "frameworks.library_shadowed";
-          f.layer = "frameworks";
-          bool older = hv && wvv && *hv < *wvv;
-          f.severity = older ? Severity::kError : Severity::kWarning;
-          f.message = fmt::format(
-              "{} would load {} {} from {} ({}), not the {} {} wheel installed beside it{}", label(r), soname,
-              have.empty() ? "(version unknown)" : have, l.value("path", ""), l.value("via", ""),
-              wh.value("name", ""), wv,
-              older ? ": an older copy than the wheel's, which the framework's other libraries were built "
-                      "against (e.g. 'undefined symbol: __nvJitLinkAddData_12_x')"
-                    : "");
-          f.evidence.push_back(evidence_from(report, lpath + ".version"));
-          f.evidence.push_back(evidence(fmt::format("{}.nvidia_wheels[{}]", r.env_path, w), wh,
-                                        "dist-info of " + wh.value("name", "")));
-          f.remediation =
-              l.value("via", "") == "LD_LIBRARY_PATH"
-                  ? fmt::format("Remove {} from LD_LIBRARY_PATH when running this environment",
-                                dir_of(l.value("path", "")))
-                  : fmt::format("Make the wheel's copy win: remove or upgrade {}", l.value("path", ""));
-          out.push_back(std::move(f));
-          break;
-        }
-      }
-    }
-  }
-  (void)kb;
-}
-
-void mixed_majors(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
-  const Json& envs = value_at(report, "frameworks.environments");
-  if (!envs.is_array()) return;
-  for (std::size_t i = 0; i < envs.size(); ++i) {
-    const auto& env = envs[i];
-    std::map<long, std::vector<std::string>> by_major;
-    std::vector<Evidence> ev;
-    const Json& fws = env.value("frameworks", Json::array());
-    for (std::size_t j = 0; j < fws.size(); ++j) {
-      FwRef r{fmt::format("frameworks.environments[{}].frameworks[{}]", i, j), &fws[j], &env, ""};
-      auto b = build_cuda(report, r);
-      if (!b.major) continue;
-      by_major[*b.major].push_back(label(r));
-      ev.push_back(evidence_from(report, b.fact));
-    }
-    if (by_major.size() > 1) {
-      std::string parts;
-      for (const auto& [m, names] : by_major) {
-        for (const auto& n : names) parts += fmt::format("{}{} (CUDA {})", parts.empty() ? "" : ", ", n, m);
-      }
-      Finding f;
-      f.id = "frameworks.mixed_cuda_majors";
-      f.layer = "frameworks";
-      f.severity = Severity::kWarning;
-      f.message = fmt::format(
-          "Frameworks in {} need different CUDA majors: {}; importing both in one process loads two CUDA "
-          "runtimes and whichever loads first wins for shared libraries such as cuDNN and NCCL",
-          env.value("prefix", "?"), parts);
-      f.evidence = ev;
-      f.remediation =
-          "Install builds for one CUDA major in this environment, or keep the frameworks in separate "
-          "environments";
-      out.push_back(std::move(f));
-    }
-    std::map<long, std::vector<std::string>> wheels;
-    for (const auto& w : env.value("nvidia_wheels", Json::array())) {
-      if (w["cuda_major"].is_number_integer())
-        wheels[w["cuda_major"].get<long>()].push_back(w.value("name", ""));
-    }
-    if (wheels.size() > 1) {
-      std::string parts;
-      for (const auto& [m, names] : wheels)
-        parts += fmt::format("{}CUDA {}: {}", parts.empty() ? "" : "; ", m, fmt::join(names, ", "));
-      Finding f;
-      f.id = "frameworks.mixed_cuda_wheels";
-      f.layer = "frameworks";
-      f.severity = Severity::kWarning;
-      f.message = fmt::format("{} holds nvidia-* wheels for more than one CUDA major ({})",
-                              env.value("prefix", "?"), parts);
-      f.evidence.push_back(evidence(fmt::format("frameworks.environments[{}].nvidia_wheels", i),
-                                    env["nvidia_wheels"], "dist-info directories"));
-      f.remediation = "Uninstall the wheels of the CUDA major no framework in this environment is built for";
-      out.push_back(std::move(f));
-    }
-  }
-}
-
 const RegisterRule kRule{
     {"frameworks", [](const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
        if (!present(report, "frameworks")) return;
        cpu_only_build(report, kb, out);
        cuda_build_vs_driver(report, kb, out);
        architectures(report, kb, out);
-       libraries(report, kb, out);
-       mixed_majors(report, kb, out);
+       framework_libraries(report, kb, out);
+       framework_mixed_majors(report, kb, out);
      }}};
 
 }  // namespace

@@ -6,9 +6,20 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"kernel_driver.gpu_unsupported_by_driver", "kernel_driver", "error",
+     "the driver's branch is newer than the architecture's last branch (Kepler on R535)",
+     "scenario tesla-k80-on-r535"},
+    {"kernel_driver.gpu_too_new_for_driver", "kernel_driver", "error",
+     "the driver's CUDA version is older than the first CUDA that targets the GPU (RTX 5090 on R535)",
+     "scenario cuda124-on-r470-needs-newer-driver"},
+};
 
 void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto driver = host_driver(report, kb);

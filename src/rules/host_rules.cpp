@@ -10,9 +10,28 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"host.cuda_visible_devices_hides_all", "host", "error",
+     "`CUDA_VISIBLE_DEVICES` is empty, `-1`, `NoDevFiles`, or starts with an index beyond the GPUs present",
+     "scenario cuda-visible-devices-empty"},
+    {"host.cuda_visible_devices_malformed", "host", "warning",
+     "an entry that is not an index, `GPU-…` or `MIG-…` (CUDA ignores it and everything after it)",
+     "scenario cuda-visible-devices-malformed"},
+    {"host.container_without_gpu_access", "host", "error",
+     "in a container with no NVIDIA runtime mounts and no `/dev/nvidia*` node",
+     "scenario docker-container-without-gpu-access"},
+    {"host.ld_preload_cuda_library", "host", "warning",
+     "`LD_PRELOAD` forces a CUDA library into every process", "scenario ld-preload-libcuda"},
+    {"host.wsl_linux_driver_installed", "driver_api", "error",
+     "on WSL2 the loader picks a libcuda outside `/usr/lib/wsl/lib`",
+     "scenario wsl2-linux-driver-installed-inside-wsl"},
+};
 
 constexpr const char* kCudaEnvVars =
     "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-environment-variables";

@@ -8,9 +8,32 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"kernel_driver.no_gpu", "kernel_driver", "error",
+     "no NVIDIA device on the PCI bus and none answered by NVML or the driver API (not on WSL2)",
+     "scenario debian-r535-userspace-cuda13-no-gpu"},
+    {"kernel_driver.module_state_unknown", "kernel_driver", "warning",
+     R"(a GPU on the bus, `/proc/driver/nvidia/version` could not be read (Permission denied) nor `/proc/modules`: unknown, not "not loaded")",
+     "scenario proc-unreadable-module-state-unknown"},
+    {"kernel_driver.module_not_loaded", "kernel_driver", "error",
+     "a GPU on the bus, no `/proc/driver/nvidia/version`; names the kernel the module on disk was built for "
+     "when it is not the running one",
+     "scenario gpu-present-module-not-loaded"},
+    {"kernel_driver.nouveau_bound", "kernel_driver", "error", "nouveau is loaded or bound to the GPU",
+     "scenario nouveau-bound-to-gpu"},
+    {"kernel_driver.uvm_device_missing", "kernel_driver", "error", "module loaded, `/dev/nvidia-uvm` missing",
+     "scenario nvidia-uvm-device-missing"},
+    {"kernel_driver.device_node_missing", "kernel_driver", "error",
+     "module loaded, `/dev/nvidiactl` or `/dev/nvidiaN` missing", "test unit/rules/rule_cases_test.cpp"},
+    {"kernel_driver.device_node_not_accessible", "kernel_driver", "error",
+     "a required node exists but this user cannot open it read-write", "scenario device-node-not-accessible"},
+};
 
 constexpr const char* kInstallGuide = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
 

@@ -8,9 +8,32 @@
 #include "model/kernel_test_view.h"
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"kernel_test.driver_step_failed", "kernel_test", "error",
+     "a step of the driver API test failed (cuInit, device, primary context, the PTX JIT or SASS module "
+     "load, launch, copy back, element check); one finding per part (the driver, each device), naming its "
+     "first failed step and the child's message (`cuInit → CUDA_ERROR_NO_DEVICE (100)`)",
+     "scenario kernel-test-cuinit-no-device"},
+    {"kernel_test.nvrtc_step_failed", "kernel_test", "error",
+     "a step of one libnvrtc's compile-load-run test failed, naming the step and the library",
+     "scenario kernel-test-cuinit-no-device"},
+    {"kernel_test.framework_failed", "kernel_test", "error",
+     "a Python framework's GPU matmul failed in an interpreter, with its exception text (`AssertionError: "
+     "Torch not compiled with CUDA enabled`)",
+     "scenario kernel-test-cpu-only-torch"},
+    {"kernel_test.failed", "kernel_test", "error",
+     "the test failed without a failed step (no device reached the element check)",
+     "test unit/rules/rule_cases_test.cpp"},
+    {"kernel_test.not_run", "kernel_test", "info",
+     "the test did not run (a machine read with `--root`); the layer's status is then `unknown`",
+     "test unit/rules/rule_cases_test.cpp"},
+};
 
 constexpr const char* kDriverApiDocs = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
 constexpr const char* kNvrtcDocs = "https://docs.nvidia.com/cuda/nvrtc/index.html";

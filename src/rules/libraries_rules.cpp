@@ -10,10 +10,28 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 #include "rules/runtime_compat.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"cuda_runtime.ld_library_path_shadows_newer", "cuda_runtime", "warning",
+     "LD_LIBRARY_PATH makes the loader pick an older libcudart of the same soname",
+     "scenario ld-library-path-puts-older-cudart-first"},
+    {"libraries.multiple_versions", "libraries", "warning",
+     "several versions of one library reachable; names the loader's pick",
+     "scenario two-cudnn-versions-reachable"},
+    {"libraries.ld_library_path_shadows_newer", "libraries", "warning",
+     "LD_LIBRARY_PATH makes the loader pick an older copy of the same soname",
+     "test unit/rules/rule_cases_test.cpp"},
+    {"libraries.need_newer_driver", "libraries", "error (independent)",
+     "libraries of a CUDA major (from their soname) the driver does not support, when no runtime of that "
+     "major already says so",
+     "scenario cuda13-libraries-on-r535"},
+};
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
 

@@ -12,9 +12,33 @@
 #include "rules/engine.h"
 #include "rules/require_expression.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"host.nvidia_require_unsatisfied", "host", "error",
+     "the image's `NVIDIA_REQUIRE_*` (or a legacy image's `CUDA_VERSION`, as `cuda>=M.m`) refused as "
+     "NVIDIA's stack decides (`src/rules/container_requirements.*`, `require_expression.cpp`, "
+     "`require_go.cpp`): libnvidia-container's lazy evaluation per selected GPU with the **host** driver's "
+     "values (a cuda-compat libcuda does not count), GPU brand from NVML / `--assume gpu_brand=` / the "
+     "product name; a malformed expression reached by the evaluation, or an unparsable legacy "
+     "`CUDA_VERSION`, is an error too. The message says which runtime path checks it on this host (legacy "
+     "hook and CSV mode do; cdi and jit-cdi, the `--runtime=nvidia` default from toolkit 1.18.0, do not) and "
+     "where the toolkit's Go evaluator would differ. Pinned by NVIDIA's own tests, ported in "
+     "`tests/container-require/`",
+     "scenario nvidia-require-csv-mode-go-evaluator"},
+    {"host.nvidia_require_undecided", "host", "info",
+     "whether the runtime accepts the requirements depends on a value cudiag does not know (typically the "
+     "GPU brand); names it and how to state it",
+     "scenario nvidia-require-cuda-satisfied-by-branch-alternative"},
+    {"host.nvidia_require_not_checked", "host", "info",
+     "`NVIDIA_VISIBLE_DEVICES` unset (non-legacy image), empty or `void` with requirements set: nothing is "
+     "checked and the container gets no GPU",
+     "scenario nvidia-require-void-devices-not-checked"},
+};
 
 constexpr const char* kDocs =
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";

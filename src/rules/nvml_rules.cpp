@@ -5,9 +5,23 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"nvml.library_missing", "nvml", "warning",
+     "no `libnvidia-ml.so.1` (CUDA works, nvidia-smi and container runtimes do not)",
+     "scenario nvml-library-missing"},
+    {"nvml.load_failed", "nvml", "error", "loading it hung, crashed or failed",
+     "test unit/rules/rule_cases_test.cpp"},
+    {"nvml.driver_library_mismatch", "nvml", "error", "`nvmlInit_v2` → `NVML_ERROR_LIB_RM_VERSION_MISMATCH`",
+     "scenario driver-library-version-mismatch"},
+    {"nvml.init_failed", "nvml", "error", "any other `nvmlInit_v2` failure, with its meaning",
+     "scenario debian-r535-userspace-cuda13-no-gpu"},
+};
 
 constexpr const char* kNvmlApi =
     "https://docs.nvidia.com/deploy/nvml-api/group__nvmlInitializationAndCleanup.html";

@@ -10,9 +10,31 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"host.wsl1_no_gpu", "host", "error",
+     "WSL 1 (stated with `--assume wsl=1`): no GPU paravirtualization at all",
+     "test unit/rules/assume_layers_test.cpp"},
+    {"host.image_needs_forward_compat", "host", "warning",
+     "an nvidia/cuda image's `NV_CUDA_COMPAT_PACKAGE` (cuda-compat-X-Y) is newer than the host driver's "
+     "CUDA: it runs only through forward compatibility (supported GPUs and branches), else 804; names the "
+     "driver the image's CUDA needs",
+     "test unit/rules/assume_layers_test.cpp"},
+    {"frameworks.tensorflow_no_gpu_on_native_windows", "frameworks", "error",
+     "TensorFlow ≥ 2.11 on native Windows (`os=windows`, not WSL): no GPU build exists",
+     "test unit/rules/assume_layers_test.cpp", "platform"},
+    {"frameworks.extension_toolkit_mismatch", "frameworks", "error",
+     R"(nvcc on PATH is another CUDA major than PyTorch's build: building a CUDA extension fails with "The detected CUDA version … mismatches")",
+     "test unit/rules/assume_layers_test.cpp", "platform"},
+    {"frameworks.cpu_only_build", "frameworks", "warning",
+     R"(a stated CPU-only framework build (`torch=…+cpu`, `jaxlib=…` without a CUDA plugin, `onnxruntime`) with no GPU known; an error when the pasted message is "not compiled with CUDA" (the signature's `confirms`))",
+     "test unit/rules/assume_layers_test.cpp", "platform"},
+};
 
 constexpr const char* kTfInstall = "https://www.tensorflow.org/install/pip";
 constexpr const char* kWslGuide = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html";

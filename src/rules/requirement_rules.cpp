@@ -9,9 +9,20 @@
 
 #include "rules/engine.h"
 #include "rules/rule_support.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 namespace {
+
+// The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
+const RegisterRuleTable kRuleTable{
+    {"requirement.unsatisfied", "*", "error (independent)",
+     "in the layer of its key (`driver` → kernel_driver, `torch.cuda` → frameworks, …): a `--require KEY OP "
+     "VERSION` the stack does not meet, or whose key the report lacks (`src/rules/requirement_rules.cpp` "
+     "over the report's `requirements`); marked independent, so it is never a consequence of an earlier "
+     "failure",
+     "test unit/workflow/workflow_commands_test.cpp"},
+};
 
 std::string text(const Json& obj, const char* key) {
   return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : "";

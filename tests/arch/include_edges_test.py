@@ -20,9 +20,6 @@ from pathlib import Path
 EXCEPTIONS = {
     ("src/probes/layer_probe.h", "report/child_batch.h"):
         "a LayerProbe plans its children into the report's ChildBatch; the interface moves with the probes/ split",
-    ("src/probes/layer_probe.h", "report/collect.h"):
-        "LayerProbe::plan takes CollectOptions; one options struct from the command line to collection is the "
-        "probes/ split's other half",
     ("src/render/redact.cpp", "probes/environment.h"):
         "redaction cuts host.environment back to the allowlist, which lives with the environment reader; it "
         "moves to the machine readers' folder with the probes/ split (redact.cpp is being hardened in parallel)",

@@ -11,10 +11,19 @@ items for "[N]", $ref). A path that leaves what the schema describes fails;
 below an object the schema leaves open ({"type": "object"} alone), nothing
 more can be checked and the path is accepted. Exit 1 naming each bad path.
 
-  tests/schema/report_paths_test.py [REPO_ROOT]
+With the cudiag binary it also checks the probes' side: every probe
+registered in src/probes/ (RegisterProbe, RegisterLayerProbe) writes a
+top-level key the schema describes, every layer of src/model/layers.cpp is
+one, and every fact path real collections write under those keys (this
+machine with --binaries, and the fixture machines under --root) resolves in
+the schema the same way.
+
+  tests/schema/report_paths_test.py [REPO_ROOT [CUDIAG_BINARY]]
 """
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -84,6 +93,57 @@ def report_paths(src, top_keys):
             yield path, p
 
 
+REGISTRATION = re.compile(r"Register(?:Layer)?Probe\s+\w+\s*\{\s*\{\s*\"(\w+)\"")
+FIXTURES = ("dgx-h100", "docker-no-gpu", "docker-nvidia", "wsl2")
+
+
+def written_paths(node, path, out):
+    """Every path in `node` (the first 3 items of each array)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            written_paths(v, f"{path}.{k}", out)
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:3]):
+            written_paths(v, f"{path}[{i}]", out)
+    out.add(path)
+
+
+def probe_paths(root, binary, schema):
+    """Problems with what the registered probes write; (problems, keys, paths checked)."""
+    keys = set()
+    for f in sorted((root / "src" / "probes").glob("*.cpp")):
+        keys.update(REGISTRATION.findall(f.read_text(errors="replace")))
+    layers = re.findall(r'"(\w+)"', (root / "src" / "model" / "layers.cpp").read_text().split("layer_order()")[1]
+                        .split(";")[0])
+    bad = [f"probe key {k!r} is not a top-level key of the schema" for k in sorted(keys)
+           if k not in schema["properties"]]
+    bad += [f"layer {k!r} (src/model/layers.cpp) is not a top-level key of the schema" for k in layers
+            if k not in schema["properties"]]
+    finding_layers = schema["$defs"]["finding"]["properties"]["layer"]["enum"]
+    bad += [f"layer {k!r} (src/model/layers.cpp) is not in the schema's finding.layer enum" for k in layers
+            if k not in finding_layers]
+    if len(layers) < 9:
+        bad.append(f"read {len(layers)} layers from src/model/layers.cpp: has layer_order() changed shape?")
+    runs = [["check", "--format", "json", "--binaries"]]
+    runs += [["--root", str(root / "tests" / "fixtures" / "machines" / m), "check", "--format", "json"]
+             for m in FIXTURES]
+    seen = {}
+    env = dict(os.environ, CUDIAG_CACHE_DIR="")
+    for args in runs:
+        out = subprocess.run([binary] + args, capture_output=True, text=True, env=env, timeout=120).stdout
+        report = json.loads(out)
+        for k in keys & set(report):
+            paths = set()
+            written_paths(report[k], k, paths)
+            for p in paths:
+                why = check(schema, p)
+                if why:
+                    # One line per schema gap, not per GPU or library.
+                    seen.setdefault(re.sub(r"\[\d+\]", "[N]", why), f"{' '.join(args[:2])}: writes {p}")
+    bad += [f"{where}: {why}" for why, where in sorted(seen.items())]
+    return bad, keys, len(runs)
+
+
 def main():
     root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
     schema = json.loads((root / "schema" / "report.schema.json").read_text())
@@ -97,7 +157,15 @@ def main():
     for b in bad:
         print(b)
     print(f"{n} literal report paths read in src/, {len(bad)} not in schema/report.schema.json")
-    return 1 if bad else 0 if n > 50 else 1
+    failed = bool(bad) or n <= 50
+    if len(sys.argv) > 2:
+        probe_bad, keys, runs = probe_paths(root, sys.argv[2], schema)
+        for b in probe_bad:
+            print(b)
+        print(f"{len(keys)} registered probes ({', '.join(sorted(keys))}), {runs} collections: "
+              f"{len(probe_bad)} facts or keys not in schema/report.schema.json")
+        failed = failed or bool(probe_bad) or len(keys) < 9
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "explain/wrapped_lines.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "explain/matcher.h"
@@ -12,6 +13,8 @@ namespace {
 // How much of each side of a break is looked at: a signature's regex window
 // is at most a few hundred bytes around its anchor (matcher.cpp).
 constexpr std::size_t kSide = 400;
+// The most physical lines one wrapped message is joined from.
+constexpr std::size_t kMaxLines = 6;
 
 std::string_view trim_right(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -23,31 +26,53 @@ std::string_view trim_left(std::string_view s) {
   return s;
 }
 
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view tail_of(std::string_view s) { return s.substr(s.size() > kSide ? s.size() - kSide : 0); }
+
 std::set<const Signature*> signatures_in(std::string_view s, const std::vector<Signature>& sigs, bool ctx) {
   std::set<const Signature*> out;
   for (const auto& m : match_line(s, sigs, ctx)) out.insert(m.sig);
   return out;
 }
 
-// True when a signature matches across the break between `a` and `b` that
-// matches neither side alone.
-bool wrapped(std::string_view a, std::string_view b, const std::vector<Signature>& sigs, bool ctx) {
-  a = trim_right(a);
-  b = trim_left(trim_right(b));
-  if (a.empty() || b.empty()) return false;
-  auto tail = a.substr(a.size() > kSide ? a.size() - kSide : 0);
-  auto head = b.substr(0, std::min(b.size(), kSide));
-  std::string joined = std::string(tail) + " " + std::string(head);
-  auto across = match_line(joined, sigs, ctx);
-  bool spans = std::any_of(across.begin(), across.end(), [&](const RawMatch& m) {
-    return m.begin < tail.size() && m.end > tail.size() + 1;
-  });
-  if (!spans) return false;
-  auto alone = signatures_in(tail, sigs, ctx);
-  for (auto* s : signatures_in(head, sigs, ctx)) alone.insert(s);
-  return std::any_of(across.begin(), across.end(), [&](const RawMatch& m) {
-    return m.begin < tail.size() && m.end > tail.size() + 1 && !alone.count(m.sig);
-  });
+// Cheap test before any regex runs: is there an anchor whose regex window
+// (matcher.cpp: 200 bytes before it, 320 after) covers the break? A log line
+// without any anchor near its end or the next line's start never joins.
+bool anchor_near_break(std::string_view tail, std::string_view next, const std::vector<Signature>& sigs) {
+  auto head = next.substr(0, std::min(next.size(), kSide));
+  for (const char* sep : {" ", ""}) {
+    std::string text = lower(tail) + sep + lower(head);
+    std::size_t brk = tail.size();
+    for (const auto& sig : sigs) {
+      for (const auto& anchor : sig.anchors) {
+        for (auto pos = text.find(anchor); pos != std::string::npos; pos = text.find(anchor, pos + 1)) {
+          if (pos < brk + 200 && pos + anchor.size() + 320 > brk) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// A signature whose match starts in the first `first_len` bytes of `joined`,
+// runs past them, and is none of `alone`.
+bool new_match_across(const std::string& joined, std::size_t first_len,
+                      const std::set<const Signature*>& alone, const std::vector<Signature>& sigs, bool ctx) {
+  for (const auto& m : match_line(joined, sigs, ctx)) {
+    if (m.begin < first_len && m.end > first_len + 1 && !alone.count(m.sig)) return true;
+  }
+  return false;
+}
+
+// The separator of a break: a line that ends in a space broke at a space; one
+// that does not may be a word cut at the width (a mangled symbol, a path).
+const char* guess_separator(std::string_view line) {
+  return !line.empty() && (line.back() == ' ' || line.back() == '\t') ? " " : "";
 }
 
 }  // namespace
@@ -67,11 +92,55 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
   std::vector<LogicalLine> out;
   for (std::size_t i = 0; i < physical.size(); ++i) {
     LogicalLine l{std::string(physical[i]), i + 1};
-    // A message wrapped over several lines joins one break at a time; the last
-    // physical line decides the next break (a long message is never re-matched whole).
-    while (i + 1 < physical.size() && wrapped(physical[i], physical[i + 1], signatures, require_context)) {
-      l.text = std::string(trim_right(l.text)) + " " + std::string(trim_left(trim_right(physical[i + 1])));
-      ++i;
+    std::size_t joined_lines = 1;
+    while (i + 1 < physical.size() && joined_lines < kMaxLines) {
+      auto tail = tail_of(trim_right(l.text));
+      auto next = trim_left(trim_right(physical[i + 1]));
+      if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures)) break;
+      auto alone = signatures_in(tail, signatures, require_context);
+      // One more line, at a space or at a cut word.
+      const char* sep = nullptr;
+      auto alone_two = alone;
+      for (auto* s : signatures_in(next, signatures, require_context)) alone_two.insert(s);
+      for (const char* s : {" ", ""}) {
+        if (new_match_across(std::string(tail) + s + std::string(next), tail.size(), alone_two, signatures,
+                             require_context)) {
+          sep = s;
+          break;
+        }
+      }
+      std::size_t take = sep ? 1 : 0;
+      std::string joined;
+      if (!sep) {
+        // Several more lines (a long message folded three or more times): each
+        // break's separator guessed from its line's trailing space.
+        joined = std::string(tail);
+        auto alone_all = alone;
+        std::string_view prev = physical[i];
+        for (std::size_t k = 1; i + k < physical.size() && joined_lines + k < kMaxLines; ++k) {
+          auto line = trim_left(trim_right(physical[i + k]));
+          if (line.empty()) break;
+          joined += guess_separator(prev);
+          joined += line;
+          for (auto* s : signatures_in(line, signatures, require_context)) alone_all.insert(s);
+          prev = physical[i + k];
+          if (k >= 2 && new_match_across(joined, tail.size(), alone_all, signatures, require_context)) {
+            take = k;
+            break;
+          }
+        }
+      }
+      if (take == 0) break;
+      if (sep) {
+        l.text = std::string(trim_right(l.text)) + sep + std::string(next);
+      } else {
+        for (std::size_t k = 1; k <= take; ++k) {
+          l.text = std::string(trim_right(l.text)) + guess_separator(physical[i + k - 1]) +
+                   std::string(trim_left(trim_right(physical[i + k])));
+        }
+      }
+      i += take;
+      joined_lines += take;
     }
     out.push_back(std::move(l));
   }

@@ -43,12 +43,18 @@ std::set<const Signature*> signatures_in(std::string_view s, const std::vector<S
 // Cheap test before any regex runs: is there an anchor whose regex window
 // (matcher.cpp: 200 bytes before it, 320 after) covers the break? A log line
 // without any anchor near its end or the next line's start never joins.
-bool anchor_near_break(std::string_view tail, std::string_view next, const std::vector<Signature>& sigs) {
+bool anchor_near_break(std::string_view tail, std::string_view next, const std::vector<Signature>& sigs,
+                       bool ctx) {
   auto head = next.substr(0, std::min(next.size(), kSide));
   for (const char* sep : {" ", ""}) {
     std::string text = lower(tail) + sep + lower(head);
     std::size_t brk = tail.size();
     for (const auto& sig : sigs) {
+      // A signature that needs context words (a bare number) counts only where they are.
+      if (ctx && !sig.context.empty() &&
+          std::none_of(sig.context.begin(), sig.context.end(),
+                       [&](const std::string& w) { return text.find(w) != std::string::npos; }))
+        continue;
       for (const auto& anchor : sig.anchors) {
         for (auto pos = text.find(anchor); pos != std::string::npos; pos = text.find(anchor, pos + 1)) {
           if (pos < brk + 200 && pos + anchor.size() + 320 > brk) return true;
@@ -96,7 +102,7 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
     while (i + 1 < physical.size() && joined_lines < kMaxLines) {
       auto tail = tail_of(trim_right(l.text));
       auto next = trim_left(trim_right(physical[i + 1]));
-      if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures)) break;
+      if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures, require_context)) break;
       auto alone = signatures_in(tail, signatures, require_context);
       // One more line, at a space or at a cut word.
       const char* sep = nullptr;

@@ -68,6 +68,16 @@ if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c "$has_wheel_cuobjdump"
   fi
 fi
 
+# nvml.h (#12): the ctest kb_error_codes_cover_headers checks every nvmlReturn_t code of the real
+# header against data/kb/error_codes.json; Debian has no nvml.h, NVIDIA's nvidia-nvml-dev wheel has.
+has_nvml_h='import importlib.util as u, glob, os, sys
+s = u.find_spec("nvidia")
+sys.exit(0 if s and any(glob.glob(os.path.join(p, "cu*", "include", "nvml.h")) for p in s.submodule_search_locations) else 1)'
+if ! python3 -c "$has_nvml_h" >/dev/null 2>&1; then
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check nvidia-nvml-dev==13.5.37 ||
+    { echo "install-deps.sh: nvidia-nvml-dev could not be installed (kb_error_codes_cover_headers needs nvml.h)" >&2; exit 1; }
+fi
+
 # The real nvidia-* wheels tests/unit/frameworks/real_installs_test.cpp reads
 # (#17): installed here, once, into a cached venv, so no test pip-installs
 # while it runs and a missing venv is a failed setup, not a skipped test. The

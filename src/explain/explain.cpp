@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "explain/matcher.h"
+#include "explain/wrapped_lines.h"
 
 namespace cudiag::explain {
 
@@ -355,14 +356,9 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
   const auto& sigs = signatures(kb);
   std::vector<Explanation> out;
   std::map<std::string, std::size_t> by_key;
-  std::size_t line_no = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++line_no;
+  for (const auto& logical : logical_lines(text, sigs, options.require_context)) {
+    std::string_view line = logical.text;
+    std::size_t line_no = logical.first;
     if (!line.empty()) {
       std::string line_lower = lower(std::string(line));
       for (const auto& m : match_line(line, sigs, options.require_context)) {
@@ -385,8 +381,6 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
         }
       }
     }
-    if (end == text.size()) break;
-    start = end + 1;
   }
   return out;
 }

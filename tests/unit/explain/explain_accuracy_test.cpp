@@ -3,127 +3,15 @@
 // each from a public thread with its URL, is the answer's layer the expected
 // one and does the answer carry the expected concrete remedy? Accuracy is
 // printed per layer; the suite fails under 95 % for either corpus.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <map>
-#include <sstream>
-#include <string>
-
-#include "cli/explain_facts.h"
-#include "core/json.h"
-#include "explain/explain.h"
-#include "explain/pasted_facts.h"
-#include "kb/knowledge_base.h"
-#include "report/collect.h"
-#include "rules/engine.h"
+#include "accuracy_scoring.h"
 
 namespace cudiag::explain {
 namespace {
 
-Json load(const char* name) {
-  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/explain/" + name, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return Json::parse(s.str());
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string text_of(const Explanation& e) {
-  std::string t = e.title + "\n" + e.meaning + "\n";
-  for (const auto& x : e.causes) t += x + "\n";
-  for (const auto& x : e.checks) t += x + "\n";
-  for (const auto& x : e.notes) t += x + "\n";
-  for (const auto& x : e.machine) t += x + "\n";
-  return t;
-}
-
-// The order diagnosis walks the layers in (rules/finding.cpp), with explain's `container` beside host.
-int layer_rank(const std::string& layer) {
-  static const char* order[] = {"host",         "container", "kernel_driver", "nvml",      "driver_api",
-                                "cuda_runtime", "binaries",  "libraries",     "frameworks"};
-  for (int i = 0; i < 9; ++i) {
-    if (layer == order[i]) return i;
-  }
-  return 9;
-}
-
-struct Answer {
-  std::string layer;
-  std::string text;  // everything the answer says, to look for the remedy in
-};
-
-// What `cudiag explain --file` answers for a pasted body: the first error the
-// rules find from the pasted facts, else the first recognised message.
-Answer answer(const std::string& text, bool pasted) {
-  const auto& kb = kb::KnowledgeBase::builtin();
-  ExplainOptions options;
-  options.require_context = pasted;
-  auto found = explain_text(text, kb, options);
-  Answer a;
-  for (const auto& e : found) a.text += text_of(e);
-  if (!found.empty()) a.layer = found.front().layer;
-  if (!pasted) return a;
-  Json report = new_report();
-  report["collected"] = false;
-  auto facts = read_pasted_facts(text);
-  apply_stated_facts(report, {}, facts, kb);
-  attach_diagnosis(report, diagnose(report, kb));
-  add_machine_lines(found, report, kb);
-  for (const auto& e : found)
-    for (const auto& m : e.machine) a.text += m + "\n";
-  auto findings = stated_findings(report, found, kb);
-  for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
-  if (findings.empty()) return a;
-  // The facts' first error answers when the message is explained by it (confirmed), is no environment
-  // problem, or lies in a later layer than the error (a missing /dev/nvidia-uvm before "no CUDA device").
-  const auto& first = findings[0];
-  bool error = first.value("severity", "") == "error";
-  if (found.empty() || (error && (first.contains("confirmed_by") || !found.front().environment ||
-                                  layer_rank(first.value("layer", "")) < layer_rank(found.front().layer))))
-    a.layer = first.value("layer", "");
-  return a;
-}
-
-struct Tally {
-  int right = 0;
-  int total = 0;
-};
-
-double score(const Json& cases, bool pasted, const char* corpus) {
-  std::map<std::string, Tally> per_layer;
-  Tally all;
-  for (const auto& c : cases) {
-    auto want = c["expect_layer"].get<std::string>();
-    auto remedy = c.value("expect_remedy", "");
-    auto a = answer(c["text"].get<std::string>(), pasted);
-    bool ok = a.layer == want && !remedy.empty() && lower(a.text).find(lower(remedy)) != std::string::npos;
-    auto& t = per_layer[want];
-    ++t.total;
-    ++all.total;
-    if (ok) {
-      ++t.right;
-      ++all.right;
-    } else {
-      // Printed, not failed: the corpus is scored as a whole.
-      std::cout << corpus << " miss: " << c["source"].get<std::string>() << ": answered layer '" << a.layer
-                << "', wanted '" << want << "' with remedy '" << remedy << "'\n";
-    }
-  }
-  std::string table = fmt::format("{} accuracy (right layer and the expected remedy):\n", corpus);
-  for (const auto& [layer, t] : per_layer)
-    table +=
-        fmt::format("  {:<14} {:>3}/{:<3} {:5.1f} %\n", layer, t.right, t.total, 100.0 * t.right / t.total);
-  table += fmt::format("  {:<14} {:>3}/{:<3} {:5.1f} %\n", "all", all.right, all.total,
-                       100.0 * all.right / std::max(1, all.total));
-  std::cout << table;
-  return all.total ? static_cast<double>(all.right) / all.total : 0.0;
-}
+using scoring::load;
+using scoring::score;
 
 TEST(ExplainAccuracyTest, VerbatimMessagesAtLeast95PercentRightLayerAndRemedy) {
   const Json doc = load("cases.json");

@@ -1,0 +1,61 @@
+// Every CUDA runtime, driver API and NVML code in the knowledge base carries
+// its own layer and remedy (data/kb/error_codes.json, generated from the
+// headers by scripts/gen_cuda_error_codes.py; the ctest
+// kb_error_codes_cover_headers checks the headers against it), and explain
+// names a code's layer from it: the driver's "no device" is the driver API,
+// the runtime's insufficient driver the runtime, NVML's "driver not loaded"
+// the kernel module.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain/explain.h"
+#include "kb/knowledge_base.h"
+
+namespace cudiag::explain {
+namespace {
+
+const kb::KnowledgeBase& builtin() { return kb::KnowledgeBase::builtin(); }
+
+TEST(ErrorCodeLayersTest, EveryRuntimeDriverAndNvmlCodeHasALayerAndARemedy) {
+  int checked = 0;
+  for (const auto& e : builtin().errors()) {
+    if (e.code == 0 || (e.api != "runtime" && e.api != "driver" && e.api != "nvml")) continue;
+    ++checked;
+    EXPECT_FALSE(e.layer.empty()) << e.api << " " << e.name;
+    EXPECT_GE(e.note.size(), 40u) << e.api << " " << e.name << ": no remedy";
+  }
+  // CUDA 13's driver_types.h (133 errors) + cuda.h (100) + nvml.h (31); fewer means rows were lost.
+  EXPECT_GE(checked, 263);
+}
+
+std::string layer_of(const std::string& message) {
+  ExplainOptions o;
+  o.require_context = false;
+  auto found = explain_text(message, builtin(), o);
+  return found.empty() ? "" : found.front().layer;
+}
+
+TEST(ErrorCodeLayersTest, ExplainNamesEachCodesOwnLayer) {
+  EXPECT_EQ(layer_of("CUDA_ERROR_NO_DEVICE"), "driver_api");
+  EXPECT_EQ(layer_of("cudaErrorInsufficientDriver"), "cuda_runtime");
+  EXPECT_EQ(layer_of("NVML_ERROR_DRIVER_NOT_LOADED"), "kernel_driver");
+  EXPECT_EQ(layer_of("NVML_ERROR_LIB_RM_VERSION_MISMATCH"), "kernel_driver");
+  EXPECT_EQ(layer_of("cudaErrorNoKernelImageForDevice"), "binaries");
+  EXPECT_EQ(layer_of("CUDA_ERROR_ECC_UNCORRECTABLE"), "kernel_driver");
+  EXPECT_EQ(layer_of("cudaErrorOperatingSystem"), "host");
+  EXPECT_EQ(layer_of("CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), "libraries");
+}
+
+TEST(ErrorCodeLayersTest, TheRemedyIsTheCodesOwnNotAGenericOne) {
+  ExplainOptions o;
+  o.require_context = false;
+  auto found = explain_text("nvmlInit failed: NVML_ERROR_INSUFFICIENT_POWER", builtin(), o);
+  ASSERT_FALSE(found.empty());
+  ASSERT_FALSE(found.front().errors.empty());
+  EXPECT_NE(found.front().errors.front().note.find("power"), std::string::npos);
+  EXPECT_EQ(found.front().layer, "kernel_driver");
+}
+
+}  // namespace
+}  // namespace cudiag::explain

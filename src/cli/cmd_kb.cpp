@@ -13,6 +13,7 @@
 #include "kb/json_out.h"
 #include "kb/knowledge_base.h"
 #include "render/kb_text.h"
+#include "render/output.h"
 
 namespace cudiag {
 namespace {
@@ -30,7 +31,10 @@ struct KbOptions {
   bool json() const { return format == "json"; }
 };
 
-void emit_json(const Json& j) { std::cout << json_text(j) << "\n"; }
+// Knowledge tables may come from --kb, a directory anyone can write: what
+// they say passes the writer's redaction and escaping like any output.
+void emit_json(const Json& j) { write_json_output(j, {}); }
+void emit_text(const std::string& text) { write_output(text, OutputKind::kText, {}); }
 
 // --- subcommands
 
@@ -55,14 +59,14 @@ int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string
       emit_json(j);
       return kExitErrorFinding;
     }
-    std::cout << kb_driver_for_unknown_text(version, os, near);
+    emit_text(kb_driver_for_unknown_text(version, os, near));
     return kExitErrorFinding;
   }
   if (o.json()) {
     emit_json(kb::to_json(*req));
     return kExitOk;
   }
-  std::cout << kb_driver_for_text(version, os, *req);
+  emit_text(kb_driver_for_text(version, os, *req));
   return kExitOk;
 }
 
@@ -76,7 +80,7 @@ int run_cuda_for_driver(const KnowledgeBase& k, const KbOptions& o, const std::s
     emit_json(j);
     return kExitOk;
   }
-  std::cout << kb_cuda_for_driver_text(driver, *m);
+  emit_text(kb_cuda_for_driver_text(driver, *m));
   return kExitOk;
 }
 
@@ -88,7 +92,7 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
     emit_json(kb::to_json(a, m->variant));
     return kExitOk;
   }
-  std::cout << kb_arch_text(*m);
+  emit_text(kb_arch_text(*m));
   return kExitOk;
 }
 
@@ -118,7 +122,7 @@ int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& que
     emit_json(a);
     return kExitOk;
   }
-  std::cout << kb_errors_text(found);
+  emit_text(kb_errors_text(found));
   return kExitOk;
 }
 
@@ -160,7 +164,7 @@ int run_gpu(const KnowledgeBase& k, const KbOptions& o, const std::string& query
   }
   std::vector<std::pair<const kb::Gpu*, const kb::Arch*>> rows;
   for (const auto* g : found) rows.emplace_back(g, k.arch_for_cc(g->cc));
-  std::cout << kb_gpus_text(rows);
+  emit_text(kb_gpus_text(rows));
   return kExitOk;
 }
 
@@ -181,7 +185,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
       emit_json(kb::to_json(*row));
       return kExitOk;
     }
-    std::cout << kb_ptx_of_cuda_text(*row, *isa);
+    emit_text(kb_ptx_of_cuda_text(*row, *isa));
     return kExitOk;
   }
   auto isa = parse_version_arg(isa_text);
@@ -198,7 +202,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
     emit_json(j);
     return kExitOk;
   }
-  std::cout << kb_cuda_of_ptx_text(*row, isa, *cuda);
+  emit_text(kb_cuda_of_ptx_text(*row, isa, *cuda));
   return kExitOk;
 }
 
@@ -216,12 +220,12 @@ int run_tables(const KnowledgeBase& k, const KbOptions& o) {
     emit_json(Json{{"origin", k.origin()}, {"tables", a}});
     return kExitOk;
   }
-  std::cout << kb_tables_text(k.origin(), tables);
+  emit_text(kb_tables_text(k.origin(), tables));
   return kExitOk;
 }
 
 int run_dump(const KnowledgeBase& k, const std::string& table) {
-  std::cout << json_text(k.raw(table)) << "\n";
+  emit_json(k.raw(table));
   return kExitOk;
 }
 

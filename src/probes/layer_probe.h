@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/collect_options.h"
 #include "core/json.h"
 #include "probes/probe_context.h"
-#include "report/child_batch.h"
-#include "core/collect_options.h"
 #include "probes/probe_registry.h"
+#include "report/child_batch.h"
 
 namespace cudiag {
 

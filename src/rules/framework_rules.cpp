@@ -15,8 +15,8 @@
 #include "kb/knowledge_base.h"
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
-#include "rules/rule_support.h"
 #include "rules/framework_support.h"
+#include "rules/rule_support.h"
 #include "rules/rule_table.h"
 
 namespace cudiag::rules {

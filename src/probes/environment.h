@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/env_allowlist.h"  // is_allowlisted_variable(): what read() keeps
 #include "core/fsroot.h"
 
 namespace cudiag {
@@ -29,11 +30,5 @@ class Environment {
   std::map<std::string, std::string, std::less<>> vars_;
   std::string error_;
 };
-
-// Variables whose values may appear in a report. Everything else is never printed.
-bool is_allowlisted_variable(std::string_view name);
-// Variables nvidia/cuda and NGC images set to describe themselves (versions
-// and package names, never secrets); allowlisted, and read by the container probe.
-bool is_image_identity_variable(std::string_view name);
 
 }  // namespace cudiag

@@ -9,9 +9,9 @@
 
 #include "core/collect_options.h"
 #include "core/json.h"
+#include "probes/child_batch.h"
 #include "probes/probe_context.h"
 #include "probes/probe_registry.h"
-#include "report/child_batch.h"
 
 namespace cudiag {
 

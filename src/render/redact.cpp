@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "probes/environment.h"
+#include "core/env_allowlist.h"
 #include "render/token_formats.h"
 
 namespace cudiag {

@@ -1,4 +1,4 @@
-#include "report/child_batch.h"
+#include "probes/child_batch.h"
 
 #include <fmt/format.h>
 

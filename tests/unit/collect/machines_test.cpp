@@ -11,66 +11,10 @@
 #include <vector>
 
 #include "machine_builder.h"
+#include "machine_test_support.h"
 
 namespace cudiag::machine_test {
 namespace {
-
-const std::string kLib = "/usr/lib/x86_64-linux-gnu";
-
-// What every report must be, whatever the machine: a JSON document with
-// every layer, from a cudiag that exited 0 or 1 (never 3, an internal error).
-void expect_sane(const RunResult& r) {
-  ASSERT_FALSE(r.killed_by_test) << describe(r);
-  ASSERT_EQ(r.signal, 0) << describe(r);
-  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << describe(r);
-  ASSERT_TRUE(r.json_ok()) << describe(r);
-  EXPECT_EQ(r.report.value("schema", ""), "cudiag.report/1");
-  for (const char* layer : {"host", "kernel_driver", "nvml", "driver_api", "cuda_runtime", "libraries"}) {
-    EXPECT_TRUE(r.report.contains(layer)) << "missing layer " << layer;
-  }
-}
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// A driver installed the way the Ubuntu packages do it: the versioned file,
-// the soname link, an ld.so.cache entry.
-void install_driver(Machine& m, const std::string& version, int cuda, const std::vector<Gpu>& gpus,
-                    const std::string& libcuda_extra = "", const std::string& nvml_extra = "") {
-  m.library("fake_libcuda", kLib + "/libcuda.so." + version, {"libcuda.so.1"},
-            libcuda_scenario(cuda, gpus) + libcuda_extra);
-  m.library("fake_libnvidia_ml", kLib + "/libnvidia-ml.so." + version, {"libnvidia-ml.so.1"},
-            nvml_scenario(version, cuda, gpus) + nvml_extra);
-  m.write_ld_cache();
-}
-
-// A toolkit's runtime: lib64/libcudart.so.<full> with its soname link and version.json.
-void install_toolkit_runtime(Machine& m, const std::string& toolkit, const std::string& full_version,
-                             int encoded) {
-  std::string major = full_version.substr(0, full_version.find('.'));
-  m.library("fake_libcudart", toolkit + "/lib64/libcudart.so." + full_version, {"libcudart.so." + major},
-            cudart_scenario(encoded), false);
-  m.write(toolkit + "/version.json",
-          "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"" + full_version + "\"}}\n");
-}
-
-std::vector<std::string> strings_of(const Json& array, const std::string& dotted) {
-  std::vector<std::string> out;
-  if (!array.is_array()) return out;
-  for (const auto& e : array) {
-    const Json& v = at(e, dotted);
-    out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-  }
-  return out;
-}
-
-bool contains(const Json& array, const std::string& s) {
-  if (!array.is_array()) return false;
-  return std::any_of(array.begin(), array.end(),
-                     [&](const Json& e) { return e.is_string() && e.get<std::string>() == s; });
-}
 
 // ------------------------------------------------------------------ healthy 8-GPU machine
 
@@ -489,70 +433,6 @@ TEST(CollectMachine, ForwardCompatLibcudaFirstOnLdLibraryPath) {
 }
 
 // ------------------------------------------------------------------ a hanging or crashing driver
-
-// Processes whose command line mentions `needle` (a fixture root): what a
-// hung child would leave behind if it were not killed.
-std::vector<std::string> processes_mentioning(const std::string& needle) {
-  std::vector<std::string> found;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    auto name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream f(e.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (cmd.find(needle) != std::string::npos) found.push_back(name);
-  }
-  return found;
-}
-
-TEST(CollectMachine, HangingCuInitIsKilledWithinTheTimeout) {
-  Machine m("dgx-h100");
-  auto gpus = dgx_h100_gpus();
-  install_driver(m, "550.54.15", 12040, gpus, "cuInit.behaviour=hang\n");
-  // The runtime's cudaGetDeviceCount calls the same cuInit: it hangs too, in parallel.
-  install_toolkit_runtime(m, "/usr/local/cuda-12.4", "12.4.131", 12040);
-  constexpr int kTimeout = 1;
-  auto r = m.report(kTimeout);
-  expect_sane(r);
-  EXPECT_LT(r.wall_s, kTimeout + 1.0) << "the report took " << r.wall_s << " s";
-  const Json& j = r.report;
-  EXPECT_TRUE(value(j, "driver_api.load").is_null());
-  EXPECT_EQ(at(j, "driver_api.load.error"), "timed out after 1000 ms and was killed");
-  EXPECT_EQ(at(j, "driver_api.load.timed_out"), true);
-  EXPECT_EQ(at(j, "cuda_runtime.runtimes.0.load.timed_out"), true);
-  // The other layers are whole.
-  EXPECT_EQ(value(j, "nvml.device_count"), 8);
-  EXPECT_EQ(value(j, "kernel_driver.version"), "550.54.15");
-  EXPECT_EQ(value(j, "driver_api.picked"), kLib + "/libcuda.so.550.54.15");
-  EXPECT_EQ(processes_mentioning(m.root()), std::vector<std::string>{}) << "a hung child was left running";
-}
-
-TEST(CollectMachine, SegfaultingCuInitCostsOneFact) {
-  Machine m("dgx-h100");
-  auto gpus = dgx_h100_gpus();
-  install_driver(m, "550.54.15", 12040, gpus, "cuInit.behaviour=segfault\n");
-  auto r = m.report();
-  expect_sane(r);
-  const Json& j = r.report;
-  EXPECT_TRUE(value(j, "driver_api.load").is_null());
-  EXPECT_EQ(at(j, "driver_api.load.error"), "killed by SIGSEGV (signal 11)");
-  EXPECT_EQ(at(j, "driver_api.load.signal"), 11);
-  EXPECT_EQ(value(j, "driver_api.library_version"), "550.54.15");  // from the file name, still known
-  EXPECT_EQ(value(j, "nvml.device_count"), 8);
-  EXPECT_EQ(value(j, "kernel_driver.version"), "550.54.15");
-}
-
-TEST(CollectMachine, SegfaultingNvmlInitCostsOneFact) {
-  Machine m("dgx-h100");
-  auto gpus = dgx_h100_gpus();
-  install_driver(m, "550.54.15", 12040, gpus, "", "nvmlInit.behaviour=segfault\n");
-  auto r = m.report();
-  expect_sane(r);
-  EXPECT_EQ(at(r.report, "nvml.load.error"), "killed by SIGSEGV (signal 11)");
-  EXPECT_EQ(value(r.report, "nvml.library_version"), "550.54.15");
-  EXPECT_EQ(value(r.report, "driver_api.device_count"), 8);
-}
-
-// ------------------------------------------------------------------ several runtimes
 
 TEST(CollectMachine, TwoCudaRuntimeVersionsAreBothReported) {
   Machine m("dgx-h100");

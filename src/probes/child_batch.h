@@ -1,5 +1,7 @@
 #pragma once
-// Child probes requested by the layers, run together as one ChildGroup.
+// Child probes requested by the layers, run together as one ChildGroup. The
+// interface lives with the probes that plan into it (a LayerProbe's plan());
+// report/child_batch.cpp, which speaks the children's protocol, implements it.
 #include <chrono>
 #include <map>
 #include <string>

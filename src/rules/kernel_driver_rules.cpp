@@ -157,18 +157,36 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
     return;
   }
   std::string why = module_for_other_kernel(report);
-  auto f = make_finding(
-      "kernel_driver.module_not_loaded", "kernel_driver", Severity::kError,
-      fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no "
-                  "/proc/driver/nvidia/version){}.",
-                  gpu, why.empty() ? "" : ": " + why),
-      why.empty()
-          ? "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is "
-            "installed, install one "
-            "(the CUDA installation guide's driver section); with Secure Boot on, the module must be signed."
-          : "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname "
-            "-r) installed) "
-            "or boot the kernel it was built for, then `sudo modprobe nvidia`.");
+  // The boot probe's Secure Boot state turns "maybe signing" into the answer, or rules it out.
+  auto secure_boot = string_at(report, "boot.secure_boot");
+  std::string remedy;
+  if (!why.empty()) {
+    remedy =
+        "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname -r) "
+        "installed) or boot the kernel it was built for, then `sudo modprobe nvidia`.";
+  } else if (secure_boot == "enabled") {
+    remedy =
+        "Secure Boot is on, so the kernel loads only signed modules (`sudo modprobe nvidia` fails with \"Key "
+        "was "
+        "rejected by service\"): install the distribution's signed NVIDIA modules (Ubuntu: "
+        "linux-modules-nvidia-<branch>-$(uname -r)), or enroll the DKMS signing key (`sudo mokutil --import "
+        "/var/lib/dkms/mok.pub`, then reboot and confirm it in the MOK manager), or turn Secure Boot off in "
+        "the firmware; then `sudo modprobe nvidia`.";
+  } else {
+    remedy = fmt::format(
+        "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is "
+        "installed, install one (the CUDA installation guide's driver section){}.",
+        secure_boot == "disabled" || secure_boot == "not_efi"
+            ? ""
+            : "; with Secure Boot on, the module must be signed (`mokutil --sb-state` says)");
+  }
+  auto f = make_finding("kernel_driver.module_not_loaded", "kernel_driver", Severity::kError,
+                        fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no "
+                                    "/proc/driver/nvidia/version){}.",
+                                    gpu, why.empty() ? "" : ": " + why),
+                        remedy);
+  if (why.empty() && (secure_boot == "enabled" || secure_boot == "disabled" || secure_boot == "not_efi"))
+    f.evidence.push_back(evidence_from(report, "boot.secure_boot"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nvidia"));
   f.evidence.push_back(evidence(list.front().fact, list.front().label, list.front().source));

@@ -78,6 +78,12 @@ TEST_P(ScenarioTest, FindingsMatch) {
             << id << " remediation lacks \"" << part.get<std::string>() << "\": " << it->remediation;
       }
     }
+    if (it != d.findings.end() && e.contains("remediation_lacks")) {
+      for (const auto& part : e["remediation_lacks"]) {
+        EXPECT_EQ(it->remediation.find(part.get<std::string>()), std::string::npos)
+            << id << " remediation has \"" << part.get<std::string>() << "\": " << it->remediation;
+      }
+    }
     if (sev == "error") expected_errors.insert(id);
   }
   for (const auto& f : d.findings) {

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "kb/knowledge_base.h"
 #include "render/fleet_render.h"
+#include "render/output.h"
 #include "render/render.h"
 #include "workflow/fleet.h"
 #include "workflow/lock_file.h"
@@ -55,7 +56,16 @@ CommandRun setup_fleet(CLI::App& app, const GlobalOptions& global) {
     FleetRenderOptions render;
     render.max_hosts = args->max_hosts;
     auto text = render_fleet(result, args->format, render);
-    if (args->output.empty()) {
+    // The hosts' names and paths were redacted above (redact_fleet). Text is
+    // read on a terminal: it goes through the writer, which escapes control
+    // characters (a host name is whatever a saved report says). The machine
+    // formats (json, prometheus, nfd) escape their own strings.
+    if (args->format == "text") {
+      OutputOptions out;
+      out.path = args->output;
+      out.include_identity = args->include_identity;
+      write_output(text, OutputKind::kText, out);
+    } else if (args->output.empty()) {
       std::cout << text;
     } else {
       write_file_atomically(args->output, text);

@@ -489,6 +489,7 @@ def escape_cases():
     runs = {"check (text)": (["check"], m), "report --format text": (["report", "--format", "text"], m),
             "analyze (text)": (["analyze", rpath], None), "verify (text)": (["verify", lock], m),
             "diff (text)": (["diff", rpath, rpath], None), "lock -o -": (["lock", "-o", "-"], m),
+            "fleet (text)": (["fleet", rpath], None),
             "explain a pasted log": (["explain", "--no-collect", "CUDA_ERROR_NO_DEVICE \x1b]0;x\x07 \x1b[31m"], None),
             "stderr of a bad lock": (["verify", bad_lock, "--report", rpath], None),
             "stderr of a bad path": (["analyze", "/nonexistent/\x1b]0;x\x07"], None)}

@@ -7,23 +7,15 @@
 // lines) are one explanation, not one per line.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "accuracy_scoring.h"
 #include "core/json.h"
 #include "explain/explain.h"
 #include "kb/knowledge_base.h"
 
 namespace cudiag::explain {
 namespace {
-
-Json load_cases() {
-  std::ifstream in(std::string(CUDIAG_TEST_DIR) + "/unit/explain/cases.json", std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return Json::parse(s.str());
-}
 
 // fold -s -w 80: break each line at the last space before column 80 (a word
 // longer than the width is cut).
@@ -47,7 +39,7 @@ std::string fold80(const std::string& text) {
 }
 
 TEST(ExplainWrappedTest, EveryCorpusMessageFoldedAt80ColumnsIsExplainedByTheSameSignature) {
-  const Json doc = load_cases();
+  const Json doc = scoring::load("cases.json");
   int folded = 0, same = 0;
   for (const auto& c : doc["cases"]) {
     const auto text = c["text"].get<std::string>();

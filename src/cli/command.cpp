@@ -12,6 +12,7 @@
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "render/output.h"
+#include "workflow/report_input.h"
 
 namespace cudiag {
 
@@ -96,18 +97,12 @@ int run_cli(int argc, char** argv) {
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     if (!inputs.empty()) {
-      // JSON_DIAGNOSTICS (core/json.h) puts the node's path first: "(/a/0/b) type must be ...".
-      std::string field;
-      if (what.starts_with("(/")) {
-        if (auto close = what.find(") "); close != std::string::npos) {
-          field = what.substr(1, close - 1);
-          what = what.substr(close + 2);
-        }
-      }
+      // nlohmann names no field; the schema finds the one that is wrong, when it types it.
+      auto field = workflow::wrong_field_in_saved_reports();
       write_message(
           field.empty()
               ? fmt::format("cudiag: error: {}: a field has an unexpected type or value: {}", inputs, what)
-              : fmt::format("cudiag: error: {}: field {}: {}", inputs, field, what));
+              : fmt::format("cudiag: error: {} ({})", field, what));
       return kExitBadInput;
     }
     write_message(std::string("cudiag: internal error: ") + e.what());

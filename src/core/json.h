@@ -1,12 +1,6 @@
 #pragma once
 // The report is a JSON document (see schema/report.schema.json). ordered_json
 // keeps keys in insertion order so reports read top to bottom, layer by layer.
-// Every type error names the node it met, "(/host/os/pretty_name/value) type
-// must be string, but is number": a saved report is untrusted input, and its
-// author must learn which field is wrong, not only which file (#17). It costs
-// one parent pointer per node. Every file includes nlohmann through here, so
-// the whole program agrees on the layout.
-#define JSON_DIAGNOSTICS 1
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -95,11 +95,18 @@ std::string redact_learned(std::string text) {
             [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
   for (const auto* p : order) {
     // Whole words only: "alice" goes from "/alice/lib", not from "malice".
-    for (auto at = text.find(*p); at != std::string::npos; at = text.find(*p, at + 1)) {
+    // The search resumes after an inserted "<redacted>": a learned piece such
+    // as "redacted" (from "password=redacted") would otherwise be found inside
+    // it again, for ever (fuzz_redact found that hang).
+    for (auto at = text.find(*p); at != std::string::npos;) {
       bool starts = at == 0 || !is_alnum(text[at - 1]);
       bool ends = at + p->size() >= text.size() || !is_alnum(text[at + p->size()]);
-      if (!starts || !ends) continue;
+      if (!starts || !ends) {
+        at = text.find(*p, at + 1);
+        continue;
+      }
       text.replace(at, p->size(), kRedacted);
+      at = text.find(*p, at + kRedacted.size());
     }
   }
   return text;

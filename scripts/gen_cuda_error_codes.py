@@ -61,7 +61,8 @@ FAULT = ("A kernel faulted; the CUDA context is unusable afterwards. Usually a b
          "dmesg shows an Xid 13/31/43 for it.")
 OOM = "GPU memory is exhausted or held by another process (nvidia-smi lists them): free it, lower the batch size, or use a GPU with more memory."
 INIT = ("The CUDA driver could not be initialised: the kernel module is not loaded or differs from the user-space driver (nvidia-smi says which), "
-        "/dev/nvidia* or /dev/nvidia-uvm is missing (modprobe nvidia-uvm; in a container start it with --gpus all), or CUDA_VISIBLE_DEVICES is invalid. cudiag check names the layer.")
+        "/dev/nvidia* or /dev/nvidia-uvm is missing (modprobe nvidia-uvm; in a container start it with --gpus all), or CUDA_VISIBLE_DEVICES is invalid; "
+        "in a process forked after its parent initialised CUDA it always fails (use the spawn start method). cudiag check names the layer.")
 NOT_SUPPORTED = "The operation is not supported by this GPU, driver or platform (WSL, MIG, a GeForce GPU): use a GPU or driver that supports it, or avoid the feature."
 HW = "A hardware or firmware fault on the GPU: reset it (nvidia-smi -r -i N, with no process on it) or reboot; if it repeats check power, cooling and seating, and the kernel log's Xid lines (cudiag explain them)."
 MPS = ("The CUDA MPS server failed or refused the client: restart it (echo quit | nvidia-cuda-mps-control; nvidia-cuda-mps-control -d) "
@@ -72,6 +73,9 @@ INSUFFICIENT = "The driver is older than the CUDA runtime: install a driver that
 NEWER = "The program calls an API newer than the driver (typical under minor-version compatibility): install a driver of the program's CUDA release (cudiag kb driver-for X.Y) or the cuda-compat package for it on a datacenter GPU."
 NO_DEVICE = "No CUDA GPU is visible to the process: CUDA_VISIBLE_DEVICES empty or wrong, a container without --gpus all, no /dev/nvidia* nodes, or no NVIDIA GPU (lspci | grep -i nvidia). cudiag check walks the layers."
 BAD_ORDINAL = "The device index is beyond the visible GPUs: compare it with nvidia-smi -L and CUDA_VISIBLE_DEVICES (which renumbers the GPUs from 0)."
+NO_KERNEL = ("The kernel to launch is not in the loaded module: nearly always a library or program built for other GPU architectures than this one "
+             "(NVCC_GENCODE / CMAKE_CUDA_ARCHITECTURES / TORCH_CUDA_ARCH_LIST without this GPU's sm_XY): rebuild for it or install a build that includes it; "
+             "otherwise a bug in the program (CUDA_LAUNCH_BLOCKING=1).")
 NO_IMAGE = "The binary has no kernel for this GPU's architecture (and no PTX the driver can JIT): install a build of the program or framework that includes this GPU's sm_XY, or rebuild with -gencode for it."
 BAD_IMAGE = "The kernel image in the binary is corrupt or for another platform: reinstall or rebuild the program with this toolkit."
 JIT_MISSING = "The PTX JIT compiler (libnvidia-ptxjitcompiler.so.1) of the driver is missing: install the complete driver user space; in a container set NVIDIA_DRIVER_CAPABILITIES=compute,utility."
@@ -86,6 +90,8 @@ LICENSE = "The GPU (vGPU/GRID or a data-center feature) has no valid licence: ch
 RUNTIME_DRIVER = {
     ("MemoryAllocation", "OUT_OF_MEMORY"): ("cuda_runtime", OOM),
     ("InitializationError", "NOT_INITIALIZED"): ("driver_api", INIT),
+    ("InvalidDeviceFunction",): ("binaries", NO_KERNEL),
+    ("SymbolNotFound", "NOT_FOUND"): ("binaries", NO_KERNEL),
     ("CudartUnloading", "DEINITIALIZED"): ("cuda_runtime", "The driver or runtime is shutting down (a CUDA call from an atexit handler or a destructor): a program bug at exit, usually harmless."),
     ("StubLibrary", "STUB_LIBRARY"): ("driver_api", "The toolkit's stubs/libcuda.so was loaded instead of the driver's libcuda.so.1: remove the stubs directory from LD_LIBRARY_PATH (it is for linking only)."),
     ("InsufficientDriver",): ("cuda_runtime", INSUFFICIENT),

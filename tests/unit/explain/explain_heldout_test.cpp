@@ -39,5 +39,9 @@ TEST(ExplainHeldoutTest, SecondSetStaysAboveItsMeasuredFloor) {
   score_file("heldout2_cases.json", "held-out #2 (development set)", 10.0 / 60);
 }
 
+TEST(ExplainHeldoutTest, ThirdSetOutOfSampleStaysAboveItsMeasuredFloor) {
+  score_file("heldout3_cases.json", "held-out #3 (out-of-sample)", 9.0 / 50);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -203,7 +203,61 @@ def check(doc, codes):
         print(f"{len(bad)} of {total} header codes lack a row with layer and remedy:\n  " + "\n  ".join(bad))
         return 1
     print(f"all {total} runtime/driver/NVML codes of the headers have a row with a layer and a remedy")
+    # The recorded messages must be what the libraries installed here print (those that load).
+    strings = error_strings()
+    stale = [f"{e['api']} {e['name']}: recorded {e.get('message', '')!r}, the library prints {message_of(strings, e['api'], e['code'], {})!r}"
+             for e in doc["entries"] if e["api"] in strings and e.get("code")
+             and message_of(strings, e["api"], e["code"], {}) != e.get("message", "")]
+    if stale:
+        print(f"{len(stale)} recorded messages differ from the libraries' string functions:\n  " + "\n  ".join(stale))
+        return 1
+    print(f"the messages of {', '.join(sorted(strings))} match the installed libraries' string functions")
     return 0
+
+
+def error_strings():
+    """What each API's own string function answers for a code (cudaGetErrorString of
+    CUDA 13's libcudart, cuGetErrorString of the installed driver's libcuda,
+    nvmlErrorString): the text programs print, which `explain` recognises. These
+    functions need no GPU. A library that cannot be loaded here gives nothing, and
+    the rows keep the messages recorded before."""
+    import ctypes
+    out = {}
+
+    def load(names):
+        for n in names:
+            try:
+                return ctypes.CDLL(n)
+            except OSError:
+                continue
+        return None
+
+    rt = load([str(cuda_inc.parent / "lib64" / "libcudart.so.13"), str(cuda_inc.parent / "lib" / "libcudart.so.13")])
+    if rt:
+        rt.cudaGetErrorString.restype = ctypes.c_char_p
+        out["runtime"] = lambda code: rt.cudaGetErrorString(code)
+    drv = load(["libcuda.so.1"])
+    if drv:
+        def driver(code):
+            s = ctypes.c_char_p()
+            return s.value if drv.cuGetErrorString(code, ctypes.byref(s)) == 0 else None
+        out["driver"] = driver
+    nv = load(["libnvidia-ml.so.1"])
+    if nv:
+        nv.nvmlErrorString.restype = ctypes.c_char_p
+        out["nvml"] = lambda code: nv.nvmlErrorString(code)
+    return out
+
+
+def message_of(strings, api, code, prev):
+    fn = strings.get(api)
+    raw = fn(code) if fn else None
+    text = raw.decode("utf-8", "replace").strip() if raw else ""
+    # Placeholder answers for codes a library does not know are not messages.
+    placeholder = text.lower() in ("unrecognized error code", "unknown error string", "unknown error") and code != 999
+    if not text or placeholder:
+        return prev.get("message", "")
+    return text
 
 
 def main():
@@ -213,6 +267,7 @@ def main():
         return check(doc, codes)
     old = {(e["api"], e["name"]): e for e in doc["entries"]}
     rows = []
+    strings = error_strings()
     for api, (source, enums) in codes.items():
         seen = set()
         for name, code, comment in enums:
@@ -220,6 +275,9 @@ def main():
             prev = old.get((api, name), {})
             row = collections.OrderedDict(api=api, code=code, name=name,
                                           meaning=prev.get("meaning") or comment or name)
+            message = message_of(strings, api, code, prev) if code else ""
+            if message:
+                row["message"] = message
             if code:
                 layer, remedy = classify(api, name)
                 row["note"], row["layer"] = remedy, layer

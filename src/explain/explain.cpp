@@ -176,6 +176,26 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       r.notes.push_back(fmt::format("{}: {} error {}: {}", e->name, api_label(e->api), e->code, e->meaning));
       break;
     }
+    case CaptureKind::kErrorMessage: {
+      auto all = kb.errors_with_message(text);
+      if (all.empty()) break;  // not a message any API prints: the generic entry does not count
+      std::string api = likely_api(line_lower);
+      std::vector<const kb::ErrorCode*> picked;
+      for (const auto* e : all) {
+        if (e->api == api) picked.push_back(e);
+      }
+      if (picked.empty()) picked = all;
+      for (const auto* e : picked) r.errors.push_back(from_kb(*e));
+      const auto& first = *picked.front();
+      add_value(r, n + "_name", first.name);
+      add_value(r, n + "_code", std::to_string(first.code));
+      add_value(r, n + "_meaning", first.meaning);
+      add_value(r, n + "_note", first.note);
+      for (const auto* e : picked)
+        r.notes.push_back(fmt::format("\"{}\" is what {} prints for {} (error {})", e->message,
+                                      api_label(e->api), e->name, e->code));
+      break;
+    }
     case CaptureKind::kArch: {
       auto m = kb.arch_match(text);
       if (!m) {

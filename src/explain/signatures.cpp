@@ -28,6 +28,7 @@ const std::map<std::string, CaptureKind>& kind_names() {
       {"soname", CaptureKind::kSoname},
       {"error_code", CaptureKind::kErrorCode},
       {"error_name", CaptureKind::kErrorName},
+      {"error_message", CaptureKind::kErrorMessage},
       {"arch", CaptureKind::kArch},
       {"cudnn_version", CaptureKind::kCudnnVersion},
       {"underscore_version", CaptureKind::kUnderscoreVersion},
@@ -49,6 +50,8 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
       return {"_name", "_meaning", "_note"};
     case CaptureKind::kErrorName:
       return {"_code", "_meaning", "_note"};
+    case CaptureKind::kErrorMessage:
+      return {"_name", "_code", "_meaning", "_note"};
     case CaptureKind::kArch:
       return {"_name"};
     case CaptureKind::kPtxIsa:

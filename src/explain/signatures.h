@@ -20,6 +20,8 @@ namespace cudiag::explain {
 //   soname               {x_stem} {x_base}   "libcudart.so.11.0" -> "libcudart", "cudart"
 //   error_code           {x_name} {x_meaning} {x_note}   resolved in error_codes
 //   error_name           {x_code} {x_meaning} {x_note}   resolved in error_codes
+//   error_message        {x_name} {x_code} {x_meaning} {x_note}   the text an API's string function prints
+//                        (the longest recorded message the capture starts with), resolved in error_codes
 //   arch                 {x_name}      "sm_120" -> "Blackwell (GeForce RTX 50xx ...)"
 //   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
 //   underscore_version   {x_version}   "12_1" -> "12.1"
@@ -31,6 +33,7 @@ enum class CaptureKind {
   kSoname,
   kErrorCode,
   kErrorName,
+  kErrorMessage,
   kArch,
   kCudnnVersion,
   kUnderscoreVersion,

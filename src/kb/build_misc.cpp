@@ -39,6 +39,7 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     static_cast<Provenance&>(c) = e.provenance();
     c.meaning = e.str("meaning");
     c.layer = e.str_or("layer", "");
+    c.message = e.str_or("message", "");
     static const std::set<std::string> apis = {"driver", "runtime", "nvml", "cublas", "cudnn", "nccl"};
     if (!apis.count(c.api)) e.fail("api: expected driver, runtime, nvml, cublas, cudnn or nccl");
     if (!name_fits_api(c.api, c.name)) e.fail(fmt::format("name does not look like a {} API name", c.api));

@@ -45,6 +45,9 @@ class KnowledgeBase {
   const ErrorCode* error(std::string_view api, long code) const;
   const ErrorCode* error_named(std::string_view name) const;        // exact name, case-insensitive
   std::vector<const ErrorCode*> errors_with_code(long code) const;  // every api that defines it
+  // The errors whose recorded message is the longest one `text` starts with (case-insensitive, and
+  // ending at a word boundary), one per API that prints it; empty when none does.
+  std::vector<const ErrorCode*> errors_with_message(std::string_view text) const;
   const std::vector<ErrorCode>& errors() const;
 
   // --- toolkit -> driver. `cuda` may be "12.4" (the GA row of 12.4, what

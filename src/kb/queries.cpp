@@ -89,6 +89,25 @@ std::vector<const ErrorCode*> KnowledgeBase::errors_with_code(long code) const {
   return out;
 }
 
+std::vector<const ErrorCode*> KnowledgeBase::errors_with_message(std::string_view text) const {
+  auto have = lower(text);
+  std::size_t best = 0;
+  std::vector<const ErrorCode*> out;
+  for (const auto& e : d_->errors) {
+    if (e.message.empty() || e.message.size() < best) continue;
+    auto want = lower(e.message);
+    if (!have.starts_with(want)) continue;
+    if (have.size() > want.size() && std::isalnum(static_cast<unsigned char>(have[want.size()])) != 0)
+      continue;
+    if (want.size() > best) {
+      best = want.size();
+      out.clear();
+    }
+    out.push_back(&e);
+  }
+  return out;
+}
+
 const std::vector<ErrorCode>& KnowledgeBase::errors() const { return d_->errors; }
 
 // --- toolkit -> driver

@@ -36,6 +36,9 @@ struct ErrorCode : Provenance {
   std::string name;
   std::string meaning;
   std::string layer;  // the layer the status points at, when the table says (library statuses)
+  // What the API's own string function prints for it (cudaGetErrorString, cuGetErrorString,
+  // nvmlErrorString), when recorded: how the error appears in logs without its name.
+  std::string message;
 };
 
 // One OS column of a toolkit row.

@@ -118,6 +118,25 @@ TEST(KnowledgeBaseQueryTest, ErrorCodes) {
   EXPECT_EQ(kb().error_named("cuda_error_no_binary_for_gpu")->code, 209);
 }
 
+// The messages are what cudaGetErrorString / cuGetErrorString / nvmlErrorString print
+// (scripts/gen_cuda_error_codes.py --check compares them with the installed libraries).
+TEST(KnowledgeBaseQueryTest, ErrorsAreFoundByTheMessageTheirStringFunctionPrints) {
+  auto e =
+      kb().errors_with_message("no kernel image is available for execution on the device (at foo.cu:12)");
+  // Both the runtime and the driver API print it; the caller picks by context.
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0]->name, "cudaErrorNoKernelImageForDevice");
+  EXPECT_EQ(e[1]->name, "CUDA_ERROR_NO_BINARY_FOR_GPU");
+  auto one = kb().errors_with_message("CUDA driver version is insufficient for CUDA runtime version");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0]->name, "cudaErrorInsufficientDriver");
+  // The longest message wins, and a message must end at a word boundary.
+  EXPECT_TRUE(kb().errors_with_message("out of memoryless").empty());
+  ASSERT_EQ(kb().errors_with_message("Driver/library version mismatch").size(), 1u);
+  EXPECT_EQ(kb().errors_with_message("Driver/library version mismatch")[0]->api, "nvml");
+  EXPECT_TRUE(kb().errors_with_message("hello world").empty());
+}
+
 TEST(KnowledgeBaseQueryTest, Gpus) {
   const Gpu* g = kb().gpu_by_pci_id(0x2684);
   ASSERT_NE(g, nullptr);

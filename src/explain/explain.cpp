@@ -69,6 +69,18 @@ std::string likely_api(const std::string& line_lower) {
   return "runtime";
 }
 
+// Of the errors several APIs define with one number or message, those of the API the line most
+// likely comes from; all of them when none is.
+std::vector<const kb::ErrorCode*> of_likely_api(std::vector<const kb::ErrorCode*> all,
+                                                const std::string& line_lower) {
+  std::string api = likely_api(line_lower);
+  std::vector<const kb::ErrorCode*> picked;
+  for (const auto* e : all) {
+    if (e->api == api) picked.push_back(e);
+  }
+  return picked.empty() ? all : picked;
+}
+
 struct Resolved {
   std::vector<Value> values;
   std::vector<std::string> notes;
@@ -148,14 +160,8 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
     case CaptureKind::kErrorCode: {
       auto code = to_long(text);
       if (!code) break;
-      auto all = kb.errors_with_code(*code);
-      if (all.empty()) break;
-      std::string api = likely_api(line_lower);
-      std::vector<const kb::ErrorCode*> picked;
-      for (const auto* e : all) {
-        if (e->api == api) picked.push_back(e);
-      }
-      if (picked.empty()) picked = all;
+      auto picked = of_likely_api(kb.errors_with_code(*code), line_lower);
+      if (picked.empty()) break;
       for (const auto* e : picked) r.errors.push_back(from_kb(*e));
       const auto& first = *picked.front();
       add_value(r, n + "_name", first.name);
@@ -177,14 +183,8 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       break;
     }
     case CaptureKind::kErrorMessage: {
-      auto all = kb.errors_with_message(text);
-      if (all.empty()) break;  // not a message any API prints: the generic entry does not count
-      std::string api = likely_api(line_lower);
-      std::vector<const kb::ErrorCode*> picked;
-      for (const auto* e : all) {
-        if (e->api == api) picked.push_back(e);
-      }
-      if (picked.empty()) picked = all;
+      auto picked = of_likely_api(kb.errors_with_message(text), line_lower);
+      if (picked.empty()) break;  // not a message any API prints: the generic entry does not count
       for (const auto* e : picked) r.errors.push_back(from_kb(*e));
       const auto& first = *picked.front();
       add_value(r, n + "_name", first.name);

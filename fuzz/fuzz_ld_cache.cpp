@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "probes/ld_cache.h"
+#include "machine/ld_cache.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto cache = cudiag::parse_ld_cache(std::string_view(reinterpret_cast<const char*>(data), size));

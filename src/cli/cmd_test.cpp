@@ -9,7 +9,7 @@
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
-#include "probes/environment.h"
+#include "machine/environment.h"
 #include "render/kernel_test_text.h"
 #include "render/output.h"
 #include "render/render.h"

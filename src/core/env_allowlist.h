@@ -1,6 +1,6 @@
 #pragma once
 // The environment variables whose values cudiag may show: the environment
-// reader (probes/environment) keeps only these, and the output writer's
+// reader (machine/environment) keeps only these, and the output writer's
 // redaction (render/redact) cuts a saved report's host.environment back to
 // them. A list, no reading, so both may use it.
 #include <string_view>

@@ -5,7 +5,7 @@
 #include "core/subprocess.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
-#include "probes/environment.h"
+#include "machine/environment.h"
 
 namespace cudiag::kernel_test {
 

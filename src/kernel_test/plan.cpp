@@ -6,8 +6,8 @@
 
 #include "core/fsroot.h"
 #include "kernel_test/kernel_test.h"
-#include "probes/environment.h"
-#include "probes/library_search.h"
+#include "machine/environment.h"
+#include "machine/library_search.h"
 
 namespace cudiag::kernel_test {
 
@@ -52,6 +52,8 @@ Plan plan_from_report(const Json& report, const Environment& env) {
     auto path = inst.value("real_path", inst.value("path", ""));
     if (!path.empty() && !inst.value("is_stub", false)) plan.nvrtc.push_back(path);
   }
+  // The real root, not --root: the kernel test runs these interpreters, and only this machine's can run
+  // (a fixture root's python3 is a file to read, never a program to execute).
   plan.pythons = pythons_on_path(FsRoot("/"), env);
   auto envs = at("/frameworks/environments");
   for (const auto& e : envs.is_array() ? envs : Json::array()) {

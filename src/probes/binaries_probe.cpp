@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/fsroot.h"
-#include "probes/framework_common.h"
+#include "probes/frameworks/framework_common.h"
 #include "probes/probe_registry.h"
 
 namespace cudiag {

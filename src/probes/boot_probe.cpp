@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "core/fact.h"
+#include "machine/text_util.h"
 #include "probes/probe_registry.h"
-#include "probes/text_util.h"
 
 namespace cudiag {
 

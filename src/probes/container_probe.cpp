@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "core/fact.h"
-#include "probes/environment.h"
+#include "machine/environment.h"
+#include "machine/text_util.h"
 #include "probes/host_probe.h"
 #include "probes/probe_registry.h"
-#include "probes/text_util.h"
 
 namespace cudiag {
 

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "core/fact.h"
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

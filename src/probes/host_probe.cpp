@@ -5,9 +5,9 @@
 #include <sys/utsname.h>
 
 #include "core/fact.h"
+#include "machine/text_util.h"
 #include "probes/container_toolkit_probe.h"
 #include "probes/probe_registry.h"
-#include "probes/text_util.h"
 
 namespace cudiag {
 

@@ -4,8 +4,8 @@
 
 #include "core/fact.h"
 #include "core/version.h"
+#include "machine/text_util.h"
 #include "probes/probe_registry.h"
-#include "probes/text_util.h"
 
 namespace cudiag {
 

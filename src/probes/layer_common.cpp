@@ -1,7 +1,7 @@
 #include "core/fact.h"
 #include "core/version.h"
+#include "machine/library_search.h"
 #include "probes/layer_probe.h"
-#include "probes/library_search.h"
 
 namespace cudiag {
 

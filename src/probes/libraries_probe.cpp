@@ -4,7 +4,7 @@
 //
 // Where a version comes from, best first: the library's own answer remembered
 // for this unchanged file (core/answer_cache.h); the NVIDIA wheel whose RECORD
-// lists the file (probes/wheel_record.h), unless --confirm-versions asks the
+// lists the file (machine/wheel_record.h), unless --confirm-versions asks the
 // library itself; a child that loads the library and calls its function; the
 // file's name.
 #include <fmt/format.h>
@@ -13,9 +13,9 @@
 #include <set>
 
 #include "core/fact.h"
+#include "machine/wheel_record.h"
 #include "probes/layer_probe.h"
 #include "probes/library_catalog.h"
-#include "probes/wheel_record.h"
 
 namespace cudiag {
 namespace {

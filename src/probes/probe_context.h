@@ -6,8 +6,8 @@
 
 #include "core/answer_cache.h"
 #include "core/fsroot.h"
-#include "probes/environment.h"
-#include "probes/library_search.h"
+#include "machine/environment.h"
+#include "machine/library_search.h"
 
 namespace cudiag {
 

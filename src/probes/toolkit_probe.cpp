@@ -4,7 +4,7 @@
 #include "core/version.h"
 #include "inspect/elf.h"
 #include "inspect/mapped_file.h"
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

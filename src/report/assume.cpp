@@ -7,7 +7,7 @@
 
 #include "core/errors.h"
 #include "core/version.h"
-#include "probes/environment.h"
+#include "machine/environment.h"
 #include "probes/library_catalog.h"
 #include "report/assume_layers.h"
 #include "report/assumed_fact.h"

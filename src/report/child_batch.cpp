@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "child/child_probe.h"
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

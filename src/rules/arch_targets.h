@@ -1,7 +1,7 @@
 #pragma once
 // The device code a probe recorded as an "architectures" object
 // ({"sass": ["sm_80", ...], "ptx": [{"arch": "compute_90", "ptx_isa": "8.4"}]},
-// written by probes/framework_common.cpp binary_json for framework binaries
+// written by probes/frameworks/framework_common.cpp binary_json for framework binaries
 // and for the `binaries` key), turned back into fatbin entries so the
 // inspector's pure verdict code (inspect/verdict.h) can judge it; and the
 // newest PTX ISA the host driver JIT-compiles. Shared by the frameworks and

@@ -1,7 +1,7 @@
 // Rules for the `frameworks` layer: what each Python framework was built for
 // (its CUDA, its GPU architectures, the cuDNN/NCCL/cuBLAS it pins) against
 // the driver, the GPUs and the libraries the loader would actually give it.
-// Facts come from the report (probes/frameworks_probe.cpp); framework
+// Facts come from the report (probes/frameworks/frameworks_probe.cpp); framework
 // release matrices from the knowledge base table framework_matrix.
 
 #include <fmt/format.h>

@@ -55,7 +55,7 @@ nvml += "".join(f"device.{i}.pci_device_id={PCI_ID}\ndevice.{i}.mig=disabled\nde
 entries = [library("fake_libcuda", f"{LIB}/libcuda.so.{DRIVER}", "libcuda.so.1", libcuda),
            library("fake_libnvidia_ml", f"{LIB}/libnvidia-ml.so.{DRIVER}", "libnvidia-ml.so.1", nvml)]
 
-# glibc-ld.so.cache1.1 (src/probes/ld_cache.h): header, 24-byte entries, then the strings.
+# glibc-ld.so.cache1.1 (src/machine/ld_cache.h): header, 24-byte entries, then the strings.
 start = 48 + 24 * len(entries)
 strings, offsets = b"", []
 for soname, path in entries:

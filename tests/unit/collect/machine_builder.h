@@ -41,7 +41,7 @@ struct LdCacheEntry {
 };
 
 // The new ("glibc-ld.so.cache1.1") format, as ldconfig of glibc >= 2.32
-// writes it; layout in src/probes/ld_cache.h. Entries in the given order.
+// writes it; layout in src/machine/ld_cache.h. Entries in the given order.
 inline std::string ld_so_cache_bytes(const std::vector<LdCacheEntry>& entries) {
   constexpr std::size_t kHeader = 48;
   constexpr std::size_t kEntry = 24;

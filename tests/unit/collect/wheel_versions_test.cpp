@@ -1,5 +1,5 @@
 // Library versions read from the NVIDIA wheel that installed the file
-// (probes/wheel_record.h): the RECORD reader on small trees, and end to end on
+// (machine/wheel_record.h): the RECORD reader on small trees, and end to end on
 // this machine's real CUDA 13 libraries, where every version read from a wheel
 // must equal what the library's own function answers (--confirm-versions).
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
+#include "machine/wheel_record.h"
 #include "machine_builder.h"
-#include "probes/wheel_record.h"
 
 namespace cudiag::machine_test {
 namespace {

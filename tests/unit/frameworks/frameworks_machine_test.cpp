@@ -14,8 +14,8 @@
 #include "core/errors.h"
 #include "core/fact.h"
 #include "kb/knowledge_base.h"
-#include "probes/frameworks_probe.h"
-#include "probes/library_search.h"
+#include "machine/library_search.h"
+#include "probes/frameworks/frameworks_probe.h"
 #include "rules/engine.h"
 
 namespace cudiag {

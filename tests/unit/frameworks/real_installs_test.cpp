@@ -13,9 +13,9 @@
 #include <fstream>
 #include <string>
 
-#include "probes/framework_loader.h"
-#include "probes/frameworks_probe.h"
-#include "probes/library_search.h"
+#include "machine/library_search.h"
+#include "probes/frameworks/framework_loader.h"
+#include "probes/frameworks/frameworks_probe.h"
 
 namespace cudiag {
 namespace {

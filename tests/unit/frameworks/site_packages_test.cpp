@@ -1,8 +1,8 @@
-#include "probes/site_packages.h"
+#include "machine/site_packages.h"
 
 #include <gtest/gtest.h>
 
-#include "probes/framework_files.h"
+#include "probes/frameworks/framework_files.h"
 
 namespace cudiag {
 namespace {

@@ -1,8 +1,8 @@
-#include "probes/framework_files.h"
+#include "probes/frameworks/framework_files.h"
 
 #include <cctype>
 
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

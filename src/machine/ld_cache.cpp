@@ -1,4 +1,4 @@
-#include "probes/ld_cache.h"
+#include "machine/ld_cache.h"
 
 #include <fmt/format.h>
 

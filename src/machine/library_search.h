@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/fsroot.h"
-#include "probes/environment.h"
-#include "probes/ld_cache.h"
+#include "machine/environment.h"
+#include "machine/ld_cache.h"
 
 namespace cudiag {
 

@@ -1,4 +1,4 @@
-#include "probes/library_search.h"
+#include "machine/library_search.h"
 
 #include <algorithm>
 #include <set>

@@ -1,12 +1,12 @@
-#include "probes/framework_readers.h"
+#include "probes/frameworks/framework_readers.h"
 
 #include <algorithm>
 #include <regex>
 
 #include "core/fact.h"
 #include "core/version.h"
-#include "probes/framework_common.h"
-#include "probes/framework_files.h"
+#include "probes/frameworks/framework_common.h"
+#include "probes/frameworks/framework_files.h"
 
 namespace cudiag {
 

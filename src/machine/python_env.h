@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/fsroot.h"
-#include "probes/environment.h"
+#include "machine/environment.h"
 
 namespace cudiag {
 

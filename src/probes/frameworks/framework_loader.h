@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/fsroot.h"
-#include "probes/library_search.h"
+#include "machine/library_search.h"
 
 namespace cudiag {
 

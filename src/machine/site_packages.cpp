@@ -1,10 +1,10 @@
-#include "probes/site_packages.h"
+#include "machine/site_packages.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "core/version.h"
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

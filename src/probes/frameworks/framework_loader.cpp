@@ -1,4 +1,4 @@
-#include "probes/framework_loader.h"
+#include "probes/frameworks/framework_loader.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

@@ -1,4 +1,4 @@
-#include "probes/environment.h"
+#include "machine/environment.h"
 
 namespace cudiag {
 

@@ -1,4 +1,4 @@
-#include "probes/wheel_record.h"
+#include "machine/wheel_record.h"
 
 #include <cctype>
 #include <charconv>

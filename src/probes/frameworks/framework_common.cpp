@@ -1,4 +1,4 @@
-#include "probes/framework_common.h"
+#include "probes/frameworks/framework_common.h"
 
 #include <algorithm>
 #include <set>

@@ -1,9 +1,9 @@
-#include "probes/frameworks_probe.h"
+#include "probes/frameworks/frameworks_probe.h"
 
 #include "core/fact.h"
-#include "probes/framework_readers.h"
+#include "machine/python_env.h"
+#include "probes/frameworks/framework_readers.h"
 #include "probes/probe_registry.h"
-#include "probes/python_env.h"
 
 namespace cudiag {
 

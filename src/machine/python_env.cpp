@@ -1,9 +1,9 @@
-#include "probes/python_env.h"
+#include "machine/python_env.h"
 
 #include <algorithm>
 
 #include "core/errors.h"
-#include "probes/text_util.h"
+#include "machine/text_util.h"
 
 namespace cudiag {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/json.h"
-#include "probes/framework_loader.h"
-#include "probes/framework_readers.h"
+#include "probes/frameworks/framework_loader.h"
+#include "probes/frameworks/framework_readers.h"
 
 namespace cudiag {
 

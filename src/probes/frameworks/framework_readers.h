@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/json.h"
+#include "machine/site_packages.h"
 #include "probes/probe_context.h"
-#include "probes/site_packages.h"
 
 namespace cudiag {
 

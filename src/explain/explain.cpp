@@ -81,6 +81,29 @@ std::vector<const kb::ErrorCode*> of_likely_api(std::vector<const kb::ErrorCode*
   return picked.empty() ? all : picked;
 }
 
+// pynvml names its exception classes "NVMLError_" + the NVML_ERROR_ name in capitalised words without
+// underscores (string.capwords(name, "_").replace("_", "")): NVML_ERROR_LIB_RM_VERSION_MISMATCH is
+// NVMLError_LibRmVersionMismatch. The same transform over the table finds the error.
+const kb::ErrorCode* nvml_error_for_exception(const kb::KnowledgeBase& kb, const std::string& suffix) {
+  static const std::string kPrefix = "NVML_ERROR_";
+  for (const auto& e : kb.errors()) {
+    if (e.api != "nvml" || e.name.rfind(kPrefix, 0) != 0) continue;
+    std::string class_name;
+    bool word_start = true;
+    for (char c : e.name.substr(kPrefix.size())) {
+      if (c == '_') {
+        word_start = true;
+        continue;
+      }
+      auto u = static_cast<unsigned char>(c);
+      class_name += static_cast<char>(word_start ? std::toupper(u) : std::tolower(u));
+      word_start = false;
+    }
+    if (class_name == suffix) return &e;
+  }
+  return nullptr;
+}
+
 struct Resolved {
   std::vector<Value> values;
   std::vector<std::string> notes;
@@ -246,6 +269,29 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       std::string version = text;
       std::replace(version.begin(), version.end(), '_', '.');
       add_value(r, n + "_version", version);
+      break;
+    }
+    case CaptureKind::kCudaVersion: {
+      auto cuda = Version::parse(text);
+      if (!cuda || cuda->parts().size() < 2) break;
+      auto tag = fmt::format("cu{}{}", cuda->parts()[0], cuda->parts()[1]);
+      add_value(r, n + "_tag", tag);
+      r.notes.push_back(
+          fmt::format("CUDA {}: the wheels built for it carry the tag {} (PyTorch's index "
+                      "https://download.pytorch.org/whl/{})",
+                      text, tag, tag));
+      break;
+    }
+    case CaptureKind::kNvmlException: {
+      const auto* e = nvml_error_for_exception(kb, text);
+      if (!e) break;
+      r.errors.push_back(from_kb(*e));
+      add_value(r, n + "_name", e->name);
+      add_value(r, n + "_code", std::to_string(e->code));
+      add_value(r, n + "_meaning", e->meaning);
+      add_value(r, n + "_note", e->note);
+      r.notes.push_back(
+          fmt::format("pynvml's NVMLError_{} is {} (NVML error {}): {}", text, e->name, e->code, e->meaning));
       break;
     }
   }

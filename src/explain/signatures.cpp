@@ -33,6 +33,8 @@ const std::map<std::string, CaptureKind>& kind_names() {
       {"cudnn_version", CaptureKind::kCudnnVersion},
       {"underscore_version", CaptureKind::kUnderscoreVersion},
       {"ptx_isa", CaptureKind::kPtxIsa},
+      {"cuda_version", CaptureKind::kCudaVersion},
+      {"nvml_exception", CaptureKind::kNvmlException},
   };
   return names;
 }
@@ -51,7 +53,10 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
     case CaptureKind::kErrorName:
       return {"_code", "_meaning", "_note"};
     case CaptureKind::kErrorMessage:
+    case CaptureKind::kNvmlException:
       return {"_name", "_code", "_meaning", "_note"};
+    case CaptureKind::kCudaVersion:
+      return {"_tag"};
     case CaptureKind::kArch:
       return {"_name"};
     case CaptureKind::kPtxIsa:

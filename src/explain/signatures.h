@@ -26,6 +26,9 @@ namespace cudiag::explain {
 //   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
 //   underscore_version   {x_version}   "12_1" -> "12.1"
 //   ptx_isa              {x_cuda}      "8.5" -> "12.5", the first CUDA whose tools write that PTX ISA
+//   cuda_version         {x_tag}       "11.7" -> "cu117", the tag of the wheels built for it (PyTorch's
+//   index) nvml_exception       {x_name} {x_code} {x_meaning} {x_note}   pynvml's exception class suffix
+//                        ("DriverNotLoaded" -> NVML_ERROR_DRIVER_NOT_LOADED), resolved in error_codes
 enum class CaptureKind {
   kText,
   kDriverCudaInt,
@@ -37,7 +40,9 @@ enum class CaptureKind {
   kArch,
   kCudnnVersion,
   kUnderscoreVersion,
-  kPtxIsa
+  kPtxIsa,
+  kCudaVersion,
+  kNvmlException
 };
 
 struct CaptureDef {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -252,6 +253,48 @@ TEST(ExplainMachineTest, UnknownErrorShowsTheMissingUvmNode) {
       << joined(found[0].machine);
   EXPECT_TRUE(has_line(found[0].machine, "cuInit on this machine returns CUDA_ERROR_UNKNOWN (999)"))
       << joined(found[0].machine);
+}
+
+// pynvml names each exception class after an NVML_ERROR_ name
+// (NVMLError_LibRmVersionMismatch for NVML_ERROR_LIB_RM_VERSION_MISMATCH): every NVML error of the
+// table is found from its class name, and a class pynvml does not define is no error.
+TEST(ExplainEngineTest, PynvmlExceptionClassesAreTheirNvmlErrors) {
+  int checked = 0;
+  for (const auto& e : builtin().errors()) {
+    if (e.api != "nvml" || e.name.rfind("NVML_ERROR_", 0) != 0) continue;
+    std::string cls;
+    bool start = true;
+    for (char c : e.name.substr(11)) {
+      if (c == '_') {
+        start = true;
+        continue;
+      }
+      cls += start ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      start = false;
+    }
+    auto found = explain_text("pynvml.NVMLError_" + cls + ": " + e.message, builtin());
+    ASSERT_FALSE(found.empty()) << cls;
+    bool named = std::any_of(found.front().errors.begin(), found.front().errors.end(),
+                             [&](const ResolvedError& r) { return r.api == "nvml" && r.code == e.code; });
+    // A specific signature may own the line (FunctionNotFound: the binding mismatch; OperatingSystem: its
+    // message); otherwise the generic entry must have resolved the class.
+    EXPECT_TRUE(named || found.front().matched_by != "pynvml-exception") << cls << " -> " << found.front().id;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+  EXPECT_TRUE(explain_text("pynvml.NVMLError_NoSuchThing: whatever", builtin()).empty());
+}
+
+// A CUDA version in a message gives the tag of the wheels built for it (PyTorch's index names).
+TEST(ExplainEngineTest, CudaVersionsInAMessageGiveTheirWheelTags) {
+  auto found = explain_text(
+      "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+      "PyTorch has CUDA Version=12.1 and torchvision has CUDA Version=11.8.",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].layer, "frameworks");
+  EXPECT_TRUE(has_line(found[0].notes, "cu121"));
+  EXPECT_TRUE(has_line(found[0].notes, "https://download.pytorch.org/whl/cu118"));
 }
 
 }  // namespace

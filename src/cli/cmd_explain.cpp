@@ -117,6 +117,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     if (stated) result.findings = stated_findings(*report, result.explanations, kb);
     result.report = &*report;
   }
+  result.verdict = explain::decide(result.explanations, result.findings);
   // Redacted at the writer: the pasted text and the machine lines are echoed.
   if (args.format == "json") {
     write_json_output(explain::render_json(result), {});

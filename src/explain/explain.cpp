@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <deque>
 #include <map>
 #include <optional>
 
@@ -41,14 +43,37 @@ std::optional<long> to_long(const std::string& s) {
 }
 
 // "libcudart.so.11.0" -> "libcudart"; "libnvidia-ml.so.1" -> "libnvidia-ml".
+// "libcudart.so.11.0" -> "libcudart"; a Windows DLL "cudart64_110.dll" -> "cudart64_110".
 std::string soname_stem(const std::string& soname) {
   auto so = soname.find(".so");
+  if (so == std::string::npos) so = soname.find(".dll");
   return so == std::string::npos ? soname : soname.substr(0, so);
 }
 
+// "libcudart.so.11.0" -> "cudart"; "cudart64_110.dll" -> "cudart" (CUDA's DLLs are NAME64_VERSION).
 std::string soname_base(const std::string& soname) {
   auto stem = soname_stem(soname);
-  return stem.rfind("lib", 0) == 0 ? stem.substr(3) : stem;
+  if (stem.rfind("lib", 0) == 0) return stem.substr(3);
+  if (auto w = stem.find("64_"); w != std::string::npos && soname.find(".dll") != std::string::npos)
+    return stem.substr(0, w);
+  return stem;
+}
+
+// The release a CUDA Windows DLL's suffix names: "cudart64_110.dll" -> "11.x"
+// (every CUDA 11 runtime ships it), "cudart64_101.dll" -> "10.1",
+// "cublas64_12.dll" -> "12.x", "cudnn64_8.dll" -> "8.x"; "" for other names.
+std::string dll_version(const std::string& name) {
+  auto w = name.find("64_");
+  auto dot = name.find(".dll");
+  if (w == std::string::npos || dot == std::string::npos || dot <= w + 3) return "";
+  std::string digits = name.substr(w + 3, dot - w - 3);
+  if (digits.empty() || digits.size() > 3 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return "";
+  if (digits.size() == 3 && digits[0] == '1' && digits[1] >= '1') return digits.substr(0, 2) + ".x";
+  if (digits.size() == 3) return digits.substr(0, 2) + "." + digits.substr(2);
+  if (digits.size() == 2 && digits[0] == '9') return "9." + digits.substr(1);
+  return digits + ".x";
 }
 
 std::string lower(std::string s) {
@@ -119,6 +144,36 @@ void add_value(Resolved& r, const std::string& name, const std::string& text) {
   r.values.push_back({name, text});
 }
 
+// A compiled extension's top-level module: the path's first component after
+// site-packages or dist-packages (else the file's own stem), without the
+// ".cpython-310-x86_64-linux-gnu.so" tail.
+std::string extension_module(const std::string& path) {
+  std::string rest = path;
+  bool in_packages = false;
+  for (const char* dir : {"site-packages/", "dist-packages/"}) {
+    if (auto pos = rest.rfind(dir); pos != std::string::npos) {
+      rest = rest.substr(pos + std::strlen(dir));
+      in_packages = true;
+    }
+  }
+  if (in_packages) {
+    if (auto slash = rest.find('/'); slash != std::string::npos) return rest.substr(0, slash);
+  } else if (auto slash = rest.rfind('/'); slash != std::string::npos) {
+    rest = rest.substr(slash + 1);
+  }
+  return rest.substr(0, rest.find('.'));
+}
+
+// The pip package that ships an extension module: the signature table's
+// "extension_packages" (import name -> distribution), else the module itself.
+std::string extension_package(const kb::KnowledgeBase& kb, const std::string& module) {
+  const Json& doc = kb.raw("error_signatures");
+  if (auto m = doc.find("extension_packages"); m != doc.end() && m->is_object()) {
+    if (auto it = m->find(module); it != m->end() && it->is_string()) return it->get<std::string>();
+  }
+  return module;
+}
+
 void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text,
                      const std::string& line_lower, const kb::KnowledgeBase& kb) {
   const std::string& n = def.name;
@@ -173,6 +228,12 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
             majors += (majors.empty() ? "" : " and ") + fmt::format("{}.x", l->cuda_major);
           r.notes.push_back(fmt::format("{}: the soname of {} in CUDA {}", text, name, majors));
         }
+      } else if (auto v = dll_version(text); !v.empty()) {
+        bool cudnn = soname_base(text) == "cudnn";
+        r.notes.push_back(fmt::format(
+            "{}: the Windows DLL of {} {}; its directory must be on PATH (from Python 3.8 on, Python "
+            "packages also need os.add_dll_directory)",
+            text, cudnn ? "cuDNN" : soname_base(text) + " from CUDA", v));
       } else if (text.size() >= 3 && text.compare(text.size() - 3, 3, ".so") == 0) {
         r.notes.push_back(fmt::format(
             "{}: a name without version, the development symlink that only -dev packages and toolkits ship",
@@ -223,6 +284,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       auto m = kb.arch_match(text);
       if (!m) {
         add_value(r, n + "_name", "not an architecture the knowledge base knows");
+        add_value(r, n + "_first_cuda", "a release the knowledge base does not know");
         r.notes.push_back(fmt::format("{}: not an architecture in the knowledge base", text));
         break;
       }
@@ -231,6 +293,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       std::string first =
           a.first_cuda ? a.first_cuda->text()
                        : (a.first_cuda_at_most ? a.first_cuda_at_most->text() + " or earlier" : "unknown");
+      add_value(r, n + "_first_cuda", first);
       std::string last = a.last_cuda ? fmt::format("; last targeted by CUDA {}", a.last_cuda->text()) : "";
       r.notes.push_back(fmt::format("{}: compute capability {}, {}; compilers target it from CUDA {}{}", text,
                                     a.cc.text(), a.name, first, last));
@@ -282,6 +345,36 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
                       text, tag, tag));
       break;
     }
+    case CaptureKind::kExtension: {
+      auto module = extension_module(text);
+      if (module.empty()) break;
+      auto package = extension_package(kb, module);
+      add_value(r, n + "_module", module);
+      add_value(r, n + "_package", package);
+      if (package != module)
+        r.notes.push_back(fmt::format("{}: the module {} of the pip package {}", text, module, package));
+      break;
+    }
+    case CaptureKind::kGccMax: {
+      auto max = to_long(text);
+      if (!max) break;
+      add_value(r, n + "_next_gcc", std::to_string(*max + 1));
+      auto cuda = kb.first_cuda_for_gcc(*max + 1);
+      add_value(r, n + "_next_cuda", cuda ? cuda->text() : "a release the knowledge base does not list yet");
+      // Which toolkits print this limit: the rows whose newest GCC is exactly `max`.
+      std::string first, last;
+      for (const auto& h : kb.host_compilers()) {
+        if (h.gcc_max != *max) continue;
+        if (first.empty()) first = h.cuda.text();
+        last = h.cuda.text();
+      }
+      if (!first.empty())
+        r.notes.push_back(fmt::format("gcc versions later than {}: the limit of nvcc in CUDA {}{}", *max,
+                                      first, last == first ? "" : " to " + last));
+      if (cuda)
+        r.notes.push_back(fmt::format("GCC {}: nvcc accepts it from CUDA {} on", *max + 1, cuda->text()));
+      break;
+    }
     case CaptureKind::kNvmlException: {
       const auto* e = nvml_error_for_exception(kb, text);
       if (!e) break;
@@ -328,6 +421,11 @@ const Signature* signature_for_errors(const std::vector<Signature>& sigs,
   }
   return nullptr;
 }
+
+// How far back a signature's `preceded_by` words are looked for: a Python
+// traceback's last frames, each line cut to its start.
+constexpr std::size_t kBeforeLines = 8;
+constexpr std::size_t kBeforeLineBytes = 400;
 
 struct Candidate {
   std::string key;
@@ -384,6 +482,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   }
   for (const auto& c : explaining->checks) e.checks.push_back(substitute(c, r.values));
   e.environment = explaining->environment;
+  e.symptom = explaining->symptom;
   e.values = std::move(r.values);
   e.notes = std::move(r.notes);
   e.errors = std::move(r.errors);
@@ -422,12 +521,18 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
   const auto& sigs = signatures(kb);
   std::vector<Explanation> out;
   std::map<std::string, std::size_t> by_key;
+  // The last few lines, lower-cased, for signatures that need a traceback's frame before the error.
+  std::deque<std::string> before;
   for (const auto& logical : logical_lines(text, sigs, options.require_context)) {
     std::string_view line = logical.text;
     std::size_t line_no = logical.first;
     if (!line.empty()) {
       std::string line_lower = lower(std::string(line));
-      for (const auto& m : match_line(line, sigs, options.require_context)) {
+      std::string before_lower;
+      for (const auto& b : before) before_lower += b + "\n";
+      before.push_back(line_lower.substr(0, kBeforeLineBytes));
+      if (before.size() > kBeforeLines) before.pop_front();
+      for (const auto& m : match_line(line, sigs, options.require_context, before_lower)) {
         auto c = build(m, line_lower, sigs, kb);
         if (!c) continue;
         auto it = by_key.find(c->key);

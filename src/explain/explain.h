@@ -38,6 +38,7 @@ struct Explanation {
   std::vector<std::string> causes;  // most likely first
   std::vector<std::string> checks;
   bool environment = true;    // false: not an environment problem
+  bool symptom = false;       // a symptom several layers cause: a failing stated fact answers first
   std::vector<Value> values;  // from the message, in capture order, then derived ones
   std::vector<std::string>
       notes;  // what the values mean ("found version 11040: the driver supports CUDA 11.4")

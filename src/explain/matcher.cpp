@@ -101,7 +101,7 @@ std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all) {
 }  // namespace
 
 std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
-                                 bool require_context) {
+                                 bool require_context, std::string_view before_lower) {
   std::string lower = ascii_lower(line);
   std::vector<RawMatch> specific, generic;
   std::set<std::pair<const Signature*, std::size_t>> seen;
@@ -109,6 +109,12 @@ std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signat
     if (require_context && !sig.context.empty()) {
       bool any = std::any_of(sig.context.begin(), sig.context.end(),
                              [&](const std::string& w) { return lower.find(w) != std::string::npos; });
+      if (!any) continue;
+    }
+    if (!sig.preceded_by.empty()) {
+      bool any = std::any_of(sig.preceded_by.begin(), sig.preceded_by.end(), [&](const std::string& w) {
+        return before_lower.find(w) != std::string_view::npos || lower.find(w) != std::string::npos;
+      });
       if (!any) continue;
     }
     for (const auto& [b, e] : windows_for(lower, sig))

@@ -23,7 +23,10 @@ struct RawMatch {
 
 // The matches that count on this line: where matches overlap, the higher
 // priority wins; generic signatures count only when no specific one matched.
+// `before_lower`: the lower-cased lines before this one (a traceback's frames),
+// where a signature's `preceded_by` words must appear; a signature that has
+// them never matches without it.
 std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
-                                 bool require_context);
+                                 bool require_context, std::string_view before_lower = {});
 
 }  // namespace cudiag::explain

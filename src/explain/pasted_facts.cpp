@@ -210,9 +210,19 @@ void read_versions(Reader& r, const std::string& s, const std::string& l) {
            std::regex_search(s, m, re(R"(torch\.version\.cuda\s*[:=)]?\s*['"]?(\d+\.\d+|None))")))
     r.add("torch_cuda", lower(m[1].str()) == "none" ? "cpu" : m[1].str(), "printed torch.version.cuda");
   else if (has(l, "tensorflow") &&
-           std::regex_search(s, m, re(R"(tensorflow(?: version)?\s*[:=]\s*['"]?(\d+\.\d+\.\d+))")))
-    r.add("tensorflow", m[1], "printed tensorflow version");
-  else if (l.rfind("jaxlib:", 0) == 0 && std::regex_search(s, m, re(R"(^jaxlib:\s*(\d+\.\d+\.\d+))")))
+           std::regex_search(
+               s, m, re(R"(tensorflow(?: version)?(?:\s*\([^)]{0,40}\))?\s*[:=]\s*['"]?v?(\d+\.\d+\.\d+))")))
+    r.add("tensorflow", m[1],
+          has(l, "use command below") ? "TensorFlow issue template" : "printed tensorflow version");
+  // TensorFlow's issue template: "- CUDA/cuDNN version: 10.2.89" or "CUDA/cuDNN version: 11.2 / 8.1".
+  else if (
+      has(l, "cuda/cudnn version") &&
+      std::regex_search(
+          s, m,
+          re(R"(CUDA/cuDNN version\s*:\s*(?:CUDA\s*)?(\d+\.\d+)(?:\.\d+)?(?:\s*[/,]\s*(?:cuDNN\s*)?v?(\d+\.\d+(?:\.\d+)?))?)"))) {
+    r.add("cuda_runtime", m[1], "TensorFlow issue template");
+    if (m[2].matched) r.add("cudnn", m[2], "TensorFlow issue template");
+  } else if (l.rfind("jaxlib:", 0) == 0 && std::regex_search(s, m, re(R"(^jaxlib:\s*(\d+\.\d+\.\d+))")))
     r.add("jaxlib", m[1], "jax.print_environment_info()");
 }
 
@@ -258,6 +268,14 @@ void read_host(Reader& r, const std::string& s, const std::string& l) {
   if (std::regex_search(s, m, re(R"(^Description:\s+(.+)$)")) && has(l, "ubuntu"))
     r.add("os", os_value(m[1]), "lsb_release");
   if (has(l, "docker desktop")) r.add("docker_desktop", "yes", "Docker Desktop");
+  // A script that sets it: os.environ["CUDA_VISIBLE_DEVICES"] = "-1"; a command prefixed with it.
+  if (has(l, "cuda_visible_devices") &&
+      (std::regex_search(s, m,
+                         re(R"(os\.environ\[\s*['"]CUDA_VISIBLE_DEVICES['"]\s*\]\s*=\s*['"]([^'"]*)['"])")) ||
+       std::regex_search(
+           s, m,
+           re(R"((?:^|[\s;$])CUDA_VISIBLE_DEVICES=['"]?([\w,-]*)['"]?\s+(?:python|torchrun|accelerate|bash|sh|\./)\S*)"))))
+    r.add("env.CUDA_VISIBLE_DEVICES", m[1], "the script's environment");
   // export LD_LIBRARY_PATH=..., CUDA_HOME=..., CUDA_VISIBLE_DEVICES=...
   if (std::regex_search(
           s, m,

@@ -90,10 +90,22 @@ std::string stated_text(const ExplainResult& r) {
   return out;
 }
 
+// The answer first: the layer to fix, what shows it, and the change to make.
+std::string verdict_text(const Verdict& v) {
+  if (v.layer.empty()) return "";
+  std::string out = wrap("Answer: ",
+                         fmt::format("the {} layer, from {}.", v.layer,
+                                     v.from == "facts" ? "the diagnosis of the stated facts" : "the message"),
+                         2);
+  out += wrap("  ", v.summary, 2);
+  if (!v.fix.empty()) out += wrap("  Fix first: ", v.fix, 4);
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string render_text(const ExplainResult& r) {
-  std::string out;
+  std::string out = verdict_text(r.verdict);
   if (r.explanations.empty() && !r.stated.empty()) {
     out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
     return out + stated_text(r);
@@ -195,6 +207,15 @@ Json render_json(const ExplainResult& r) {
   j["stated_facts"] = r.stated;
   j["skipped_facts"] = r.skipped;
   j["findings"] = r.findings;
+  if (r.verdict.layer.empty()) {
+    j["verdict"] = nullptr;
+  } else {
+    j["verdict"] = {{"layer", r.verdict.layer},
+                    {"from", r.verdict.from},
+                    {"id", r.verdict.id},
+                    {"summary", r.verdict.summary},
+                    {"fix", r.verdict.fix}};
+  }
   return j;
 }
 

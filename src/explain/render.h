@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "explain/explain.h"
+#include "explain/verdict.h"
 
 namespace cudiag::explain {
 
@@ -23,6 +24,7 @@ struct ExplainResult {
   std::vector<std::string> skipped;
   Json findings = Json::array();
   bool collected = false;  // the report is this machine's (collected or --report), not only stated facts
+  Verdict verdict;         // the answer printed first (explain/verdict.h)
 };
 
 std::string render_text(const ExplainResult& result);

@@ -30,6 +30,8 @@ const std::map<std::string, CaptureKind>& kind_names() {
       {"error_name", CaptureKind::kErrorName},
       {"error_message", CaptureKind::kErrorMessage},
       {"arch", CaptureKind::kArch},
+      {"extension", CaptureKind::kExtension},
+      {"gcc_max", CaptureKind::kGccMax},
       {"cudnn_version", CaptureKind::kCudnnVersion},
       {"underscore_version", CaptureKind::kUnderscoreVersion},
       {"ptx_isa", CaptureKind::kPtxIsa},
@@ -58,9 +60,13 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
     case CaptureKind::kCudaVersion:
       return {"_tag"};
     case CaptureKind::kArch:
-      return {"_name"};
+      return {"_name", "_first_cuda"};
     case CaptureKind::kPtxIsa:
       return {"_cuda"};
+    case CaptureKind::kExtension:
+      return {"_module", "_package"};
+    case CaptureKind::kGccMax:
+      return {"_next_gcc", "_next_cuda"};
     case CaptureKind::kCudnnVersion:
     case CaptureKind::kUnderscoreVersion:
       return {"_version"};
@@ -99,6 +105,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   }
   if (s.anchors.empty()) e.fail("anchors: at least one literal the message always contains");
   for (const auto& c : e.strings("context")) s.context.push_back(lower(c));
+  for (const auto& c : e.strings("preceded_by")) s.preceded_by.push_back(lower(c));
   s.pattern = e.str("regex");
   try {
     s.regex = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
@@ -106,6 +113,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     e.fail(fmt::format("regex: does not compile: {}", err.what()));
   }
   s.layer = e.str("layer");
+  s.symptom = e.boolean_or("symptom", false);
   const auto& layers = explain_layers();
   auto known_layer = [&](const std::string& l) {
     return std::find(layers.begin(), layers.end(), l) != layers.end();

@@ -22,13 +22,20 @@ namespace cudiag::explain {
 //   error_name           {x_code} {x_meaning} {x_note}   resolved in error_codes
 //   error_message        {x_name} {x_code} {x_meaning} {x_note}   the text an API's string function prints
 //                        (the longest recorded message the capture starts with), resolved in error_codes
-//   arch                 {x_name}      "sm_120" -> "Blackwell (GeForce RTX 50xx ...)"
+//   arch                 {x_name} {x_first_cuda}   "sm_120" -> "Blackwell (GeForce RTX 50xx ...)", "12.8"
+//                        (the first CUDA whose compilers target it)
 //   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
 //   underscore_version   {x_version}   "12_1" -> "12.1"
 //   ptx_isa              {x_cuda}      "8.5" -> "12.5", the first CUDA whose tools write that PTX ISA
 //   cuda_version         {x_tag}       "11.7" -> "cu117", the tag of the wheels built for it (PyTorch's
 //   index) nvml_exception       {x_name} {x_code} {x_meaning} {x_note}   pynvml's exception class suffix
 //                        ("DriverNotLoaded" -> NVML_ERROR_DRIVER_NOT_LOADED), resolved in error_codes
+//   extension            {x_module} {x_package}   a compiled Python extension's path
+//                        (".../site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so") -> its
+//                        top-level module ("flash_attn_2_cuda") and the pip package that ships it
+//                        ("flash-attn", from the table's "extension_packages"; else the module's name)
+//   gcc_max              {x_next_gcc} {x_next_cuda}   "7" (nvcc's "gcc versions later than 7") -> "8", and
+//                        "10.1", the first CUDA whose nvcc accepts GCC 8 (the host_compilers table)
 enum class CaptureKind {
   kText,
   kDriverCudaInt,
@@ -42,7 +49,9 @@ enum class CaptureKind {
   kUnderscoreVersion,
   kPtxIsa,
   kCudaVersion,
-  kNvmlException
+  kNvmlException,
+  kExtension,
+  kGccMax
 };
 
 struct CaptureDef {
@@ -54,6 +63,9 @@ struct Signature {
   std::string id;
   std::vector<std::string> anchors;  // lowercase literals; the regex runs only near one of them
   std::vector<std::string> context;  // lowercase; when given, the line must contain one (generic entries)
+  // Lowercase; when given, one must appear on the line or the few lines before it: the frame of a
+  // traceback that says whose import failed ("from torch._c import" before "ImportError: libcudnn...").
+  std::vector<std::string> preceded_by;
   std::string pattern;
   std::regex regex;
   std::string layer;
@@ -70,6 +82,9 @@ struct Signature {
   int priority = 50;        // the higher wins when two matches overlap on a line
   bool generic = false;     // a bare error name or number: only on lines nothing specific matched
   bool environment = true;  // false: not an environment problem (out of memory)
+  // A symptom several layers cause ("no CUDA-capable device"): its layer is the likeliest cause, and
+  // a failing fact of the same report (missing /dev/nvidia*) answers before it whatever its layer.
+  bool symptom = false;
   kb::Provenance provenance;
 };
 

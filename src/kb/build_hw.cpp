@@ -83,6 +83,25 @@ void build_ptx_isa(const TableContext& t, KnowledgeBase::Data& d) {
   }
 }
 
+void build_host_compilers(const TableContext& t, KnowledgeBase::Data& d) {
+  for (auto& e : table_array(t, "entries")) {
+    HostCompilers h;
+    h.cuda = e.version("cuda");
+    e.name_entry(h.cuda.text());
+    static_cast<Provenance&>(h) = e.provenance();
+    h.gcc_max = e.integer("gcc_max");
+    h.clang_max = e.opt_integer("clang_max");
+    if (!d.host_compilers.empty()) {
+      const auto& prev = d.host_compilers.back();
+      if (!(prev.cuda < h.cuda)) e.fail(fmt::format("out of order or duplicate: after {}", prev.cuda.text()));
+      // nvcc has never dropped a host compiler a previous release accepted.
+      if (h.gcc_max < prev.gcc_max)
+        e.fail(fmt::format("gcc_max {} is below {}'s {}", h.gcc_max, prev.cuda.text(), prev.gcc_max));
+    }
+    d.host_compilers.push_back(std::move(h));
+  }
+}
+
 void build_gpus(const TableContext& t, KnowledgeBase::Data& d) {
   std::set<unsigned> ids;
   for (auto& e : table_array(t, "entries")) {

@@ -12,6 +12,7 @@ void build_minor_version_compat(const TableContext& t, KnowledgeBase::Data& d);
 void build_driver_branches(const TableContext& t, KnowledgeBase::Data& d);
 void build_architectures(const TableContext& t, KnowledgeBase::Data& d);
 void build_ptx_isa(const TableContext& t, KnowledgeBase::Data& d);
+void build_host_compilers(const TableContext& t, KnowledgeBase::Data& d);
 void build_gpus(const TableContext& t, KnowledgeBase::Data& d);
 void build_error_codes(const TableContext& t, KnowledgeBase::Data& d);
 void build_forward_compat(const TableContext& t, KnowledgeBase::Data& d);

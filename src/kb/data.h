@@ -19,6 +19,7 @@ struct KnowledgeBase::Data {
   std::vector<DriverBranch> branches;
   std::vector<Arch> archs;
   std::vector<PtxIsa> ptx;
+  std::vector<HostCompilers> host_compilers;
   std::vector<Gpu> gpus;
   ForwardCompat fwd;
   std::vector<Library> libraries;

@@ -72,6 +72,13 @@ class KnowledgeBase {
   std::optional<Version> cuda_for_ptx_isa(const Version& isa) const;
   const std::vector<PtxIsa>& ptx_isas() const;
 
+  // --- Host compilers nvcc accepts. host_compilers_for: the row in force for
+  // `cuda` (nullptr before the first); first_cuda_for_gcc: the first release
+  // whose nvcc accepts GCC `gcc_major` (nullopt: none known yet).
+  const HostCompilers* host_compilers_for(const Version& cuda) const;
+  std::optional<Version> first_cuda_for_gcc(long gcc_major) const;
+  const std::vector<HostCompilers>& host_compilers() const;
+
   // --- architectures: "sm_120", "12.0", "120", "sm_90a", "compute_90", "sm_100f".
   const Arch* arch(std::string_view sm_or_cc) const;
   std::optional<ArchMatch> arch_match(std::string_view sm_or_cc) const;

@@ -36,6 +36,7 @@ const std::vector<TableDef>& table_defs() {
       {"driver_branches", build_driver_branches},
       {"architectures", build_architectures},
       {"ptx_isa", build_ptx_isa},
+      {"host_compilers", build_host_compilers},
       {"forward_compat", build_forward_compat},
       {"error_codes", build_error_codes},
       {"gpus", build_gpus},

@@ -217,6 +217,26 @@ std::optional<Version> KnowledgeBase::cuda_for_ptx_isa(const Version& isa) const
 
 const std::vector<PtxIsa>& KnowledgeBase::ptx_isas() const { return d_->ptx; }
 
+// --- host compilers
+
+const HostCompilers* KnowledgeBase::host_compilers_for(const Version& cuda) const {
+  const HostCompilers* found = nullptr;
+  for (const auto& h : d_->host_compilers) {
+    if (cuda < h.cuda) break;
+    found = &h;
+  }
+  return found;
+}
+
+std::optional<Version> KnowledgeBase::first_cuda_for_gcc(long gcc_major) const {
+  for (const auto& h : d_->host_compilers) {
+    if (h.gcc_max >= gcc_major) return h.cuda;
+  }
+  return std::nullopt;
+}
+
+const std::vector<HostCompilers>& KnowledgeBase::host_compilers() const { return d_->host_compilers; }
+
 // --- architectures
 
 std::optional<ArchMatch> KnowledgeBase::arch_match(std::string_view text) const {

@@ -154,6 +154,14 @@ struct PtxIsa : Provenance {
   bool toolkit_released = true;  // false for "12.7", a driver-only CUDA version
 };
 
+// The newest host compilers one CUDA release's nvcc accepts (crt/host_config.h);
+// a row holds from its release until the next row's.
+struct HostCompilers : Provenance {
+  Version cuda;
+  long gcc_max = 0;
+  std::optional<long> clang_max;
+};
+
 struct Gpu : Provenance {
   unsigned pci_id = 0;   // device id, vendor 0x10de
   std::string name;      // "GeForce RTX 4090"

@@ -16,6 +16,7 @@
 #include "core/json.h"
 #include "explain/explain.h"
 #include "explain/pasted_facts.h"
+#include "explain/verdict.h"
 #include "kb/knowledge_base.h"
 #include "report/collect.h"
 #include "rules/engine.h"
@@ -41,16 +42,6 @@ inline std::string text_of(const Explanation& e) {
   for (const auto& x : e.notes) t += x + "\n";
   for (const auto& x : e.machine) t += x + "\n";
   return t;
-}
-
-// The order diagnosis walks the layers in (rules/finding.cpp), with explain's `container` beside host.
-inline int layer_rank(const std::string& layer) {
-  static const char* order[] = {"host",         "container", "kernel_driver", "nvml",      "driver_api",
-                                "cuda_runtime", "binaries",  "libraries",     "frameworks"};
-  for (int i = 0; i < 9; ++i) {
-    if (layer == order[i]) return i;
-  }
-  return 9;
 }
 
 struct Answer {
@@ -79,14 +70,8 @@ inline Answer answer(const std::string& text, bool pasted) {
     for (const auto& m : e.machine) a.text += m + "\n";
   auto findings = stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
-  if (findings.empty()) return a;
-  // The facts' first error answers when the message is explained by it (confirmed), is no environment
-  // problem, or lies in a later layer than the error (a missing /dev/nvidia-uvm before "no CUDA device").
-  const auto& first = findings[0];
-  bool error = first.value("severity", "") == "error";
-  if (found.empty() || (error && (first.contains("confirmed_by") || !found.front().environment ||
-                                  layer_rank(first.value("layer", "")) < layer_rank(found.front().layer))))
-    a.layer = first.value("layer", "");
+  // The answer the command prints first (explain/verdict.h).
+  a.layer = decide(found, findings).layer;
   return a;
 }
 

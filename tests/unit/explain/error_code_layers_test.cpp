@@ -2,9 +2,10 @@
 // its own layer and remedy (data/kb/error_codes.json, generated from the
 // headers by scripts/gen_cuda_error_codes.py; the ctest
 // kb_error_codes_cover_headers checks the headers against it), and explain
-// names a code's layer from it: the driver's "no device" is the driver API,
-// the runtime's insufficient driver the runtime, NVML's "driver not loaded"
-// the kernel module.
+// names a code's layer from it: "no device" is the host (CUDA_VISIBLE_DEVICES
+// hides the GPUs, the usual cause), the runtime's insufficient driver the
+// driver API (the driver must change), NVML's "driver not loaded" the kernel
+// module.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,8 +38,8 @@ std::string layer_of(const std::string& message) {
 }
 
 TEST(ErrorCodeLayersTest, ExplainNamesEachCodesOwnLayer) {
-  EXPECT_EQ(layer_of("CUDA_ERROR_NO_DEVICE"), "driver_api");
-  EXPECT_EQ(layer_of("cudaErrorInsufficientDriver"), "cuda_runtime");
+  EXPECT_EQ(layer_of("CUDA_ERROR_NO_DEVICE"), "host");
+  EXPECT_EQ(layer_of("cudaErrorInsufficientDriver"), "driver_api");
   EXPECT_EQ(layer_of("NVML_ERROR_DRIVER_NOT_LOADED"), "kernel_driver");
   EXPECT_EQ(layer_of("NVML_ERROR_LIB_RM_VERSION_MISMATCH"), "kernel_driver");
   EXPECT_EQ(layer_of("cudaErrorNoKernelImageForDevice"), "binaries");

@@ -298,4 +298,73 @@ TEST(ExplainEngineTest, CudaVersionsInAMessageGiveTheirWheelTags) {
 }
 
 }  // namespace
+TEST(ExplainEngineTest, NvccHostCompilerLimitNamesTheToolkitThatAcceptsTheNextGcc) {
+  auto found = explain_text(
+      "/usr/local/cuda-10.0/include/crt/host_config.h:129:2: error: #error -- unsupported GNU version! gcc "
+      "versions later than 7 are not supported!",
+      builtin());
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0].id, "nvcc-unsupported-host-compiler");
+  EXPECT_EQ(value_of(found[0], "max_next_cuda"), "10.1");
+  EXPECT_TRUE(has_line(found[0].notes, "the limit of nvcc in CUDA 9.2 to 10.0")) << joined(found[0].notes);
+  EXPECT_NE(joined(found[0].causes).find("install CUDA 10.1 or newer"), std::string::npos)
+      << joined(found[0].causes);
+}
+
+TEST(ExplainEngineTest, AnExtensionsUndefinedTorchSymbolNamesItsPipPackage) {
+  auto found = explain_text(
+      "ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: "
+      "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationE",
+      builtin());
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0].id, "torch-extension-abi-mismatch");
+  EXPECT_EQ(value_of(found[0], "lib_module"), "flash_attn_2_cuda");
+  EXPECT_EQ(value_of(found[0], "lib_package"), "flash-attn");
+  // A module in a package directory is that package; an unknown one is its own name.
+  auto tv = explain_text(
+      "ImportError: /env/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: "
+      "_ZN3c106detail19maybe_wrap_dim_slowEllb",
+      builtin());
+  ASSERT_FALSE(tv.empty());
+  EXPECT_EQ(value_of(tv[0], "lib_package"), "torchvision");
+  auto own = explain_text(
+      "ImportError: ./sgutilslib.cpython-38-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+      builtin());
+  ASSERT_FALSE(own.empty());
+  EXPECT_EQ(value_of(own[0], "lib_package"), "sgutilslib");
+}
+
+TEST(ExplainEngineTest, ALibraryImportErrorAfterTorchsOwnFrameIsTheFrameworkInstall) {
+  const std::string error =
+      "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+  auto bare = explain_text(error, builtin());
+  ASSERT_FALSE(bare.empty());
+  EXPECT_EQ(bare[0].id, "missing-cuda-library");
+  EXPECT_EQ(bare[0].layer, "libraries");
+  auto traceback = explain_text(
+      "  File \"/env/lib/python3.8/site-packages/torch/__init__.py\", line 229, in <module>\n"
+      "    from torch._C import *  # noqa: F403\n" +
+          error,
+      builtin());
+  ASSERT_FALSE(traceback.empty());
+  EXPECT_EQ(traceback[0].id, "torch-import-library-failed");
+  EXPECT_EQ(traceback[0].layer, "frameworks");
+  // The frame must be among the few lines before the error, not anywhere in a long log.
+  std::string far = "  File \"/env/lib/python3.8/site-packages/torch/__init__.py\", line 229\n";
+  for (int i = 0; i < 20; ++i) far += "INFO step " + std::to_string(i) + "\n";
+  auto distant = explain_text(far + error, builtin());
+  ASSERT_FALSE(distant.empty());
+  EXPECT_EQ(distant[0].id, "missing-cuda-library");
+}
+
+TEST(ExplainEngineTest, AWindowsDllNamesItsCudaRelease) {
+  auto found = explain_text(
+      "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found", builtin());
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0].id, "tensorflow-dso-load-failed");
+  EXPECT_EQ(found[0].layer, "cuda_runtime");  // cudart, whatever the platform's naming
+  EXPECT_TRUE(has_line(found[0].notes, "cudart64_110.dll: the Windows DLL of cudart from CUDA 11.x"))
+      << joined(found[0].notes);
+}
+
 }  // namespace cudiag::explain

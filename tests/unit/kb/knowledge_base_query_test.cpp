@@ -180,4 +180,20 @@ TEST(KnowledgeBaseQueryTest, ForwardCompatAndLibraries) {
 }
 
 }  // namespace
+// The host compilers nvcc accepts, read from crt/host_config.h of each release
+// (data/kb/host_compilers.json); 13.0's is the header in this machine's /usr/local/cuda.
+TEST(KnowledgeBaseQueryTest, HostCompilersNvccAccepts) {
+  ASSERT_NE(kb().first_cuda_for_gcc(8), std::nullopt);
+  EXPECT_EQ(kb().first_cuda_for_gcc(8)->text(), "10.1");   // "gcc versions later than 7" (CUDA 9.2, 10.0)
+  EXPECT_EQ(kb().first_cuda_for_gcc(12)->text(), "12.0");  // 11.x stops at GCC 11
+  EXPECT_EQ(kb().first_cuda_for_gcc(5)->text(), "8.0");
+  EXPECT_EQ(kb().first_cuda_for_gcc(99), std::nullopt);  // none known: unknown, not a guess
+  const auto* h = kb().host_compilers_for(*Version::parse("11.4.2"));
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->gcc_max, 11);  // 11.4.1 raised it from 10
+  EXPECT_EQ(kb().host_compilers_for(*Version::parse("11.4.0"))->gcc_max, 10);
+  EXPECT_EQ(kb().host_compilers_for(*Version::parse("13.0.88"))->gcc_max, 15);
+  EXPECT_EQ(kb().host_compilers_for(*Version::parse("7.5")), nullptr);
+}
+
 }  // namespace cudiag::kb

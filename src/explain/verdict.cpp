@@ -1,0 +1,54 @@
+#include "explain/verdict.h"
+
+#include <array>
+#include <string_view>
+
+namespace cudiag::explain {
+
+int layer_rank(const std::string& layer) {
+  // The report's layer order (model/layers.h) with the container, which runs
+  // on the host and decides what the layers below it see, right after it.
+  static constexpr std::array<std::string_view, 9> kOrder = {"host",     "container",  "kernel_driver",
+                                                             "nvml",     "driver_api", "cuda_runtime",
+                                                             "binaries", "libraries",  "frameworks"};
+  for (std::size_t i = 0; i < kOrder.size(); ++i) {
+    if (layer == kOrder[i]) return static_cast<int>(i);
+  }
+  return static_cast<int>(kOrder.size());
+}
+
+namespace {
+
+Verdict from_message(const Explanation& e) {
+  Verdict v;
+  v.layer = e.layer;
+  v.from = "message";
+  v.id = e.id;
+  v.summary = e.title;
+  if (!e.causes.empty()) v.fix = e.causes.front();
+  return v;
+}
+
+Verdict from_finding(const Json& f) {
+  Verdict v;
+  v.layer = f.value("layer", "");
+  v.from = "facts";
+  v.id = f.value("id", "");
+  v.summary = f.value("message", "");
+  v.fix = f.value("remediation", "");
+  return v;
+}
+
+}  // namespace
+
+Verdict decide(const std::vector<Explanation>& explanations, const Json& findings) {
+  const Json* first = findings.is_array() && !findings.empty() ? &findings[0] : nullptr;
+  if (explanations.empty()) return first ? from_finding(*first) : Verdict{};
+  const Explanation& message = explanations.front();
+  if (!first || first->value("severity", "") != "error") return from_message(message);
+  bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
+                   layer_rank(first->value("layer", "")) < layer_rank(message.layer);
+  return facts_win ? from_finding(*first) : from_message(message);
+}
+
+}  // namespace cudiag::explain

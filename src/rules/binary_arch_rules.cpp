@@ -35,17 +35,35 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"libraries.binary_arch_missing", "libraries",
-     "error (independent when the GPU is newer than the build) / warning",
-     R"(a library instance carries no SASS that runs on a GPU and no PTX that can be JIT-compiled for it ("no kernel image is available for execution on the device"); names the missing `sm_XX`, other copies on the machine that carry it, and the CUDA release that first (GPU newer than the build) or last (GPU older than every target) builds for it)",
-     "scenario nccl-built-without-sm100-on-b200"},
-    {"libraries.binary_arch_ptx_too_new", "libraries", "error / warning",
-     R"(no SASS for the GPU, and the PTX that could be JIT-compiled needs a newer PTX ISA than the driver's JIT ("the provided PTX was compiled with an unsupported toolchain"); names the driver branch that accepts it)",
-     "scenario library-ptx-newer-than-driver-under-mvc"},
-    {"libraries.binary_arch_jit", "libraries", "warning / info",
-     "no SASS for the GPU, but PTX the driver can JIT-compile: it runs after a JIT at each process's first "
-     "launch (seconds to minutes; cached in ~/.nv/ComputeCache)",
-     "scenario nccl-cuda12-default-gencode-jit-on-rtx5090"},
+    {.id = "libraries.binary_arch_missing",
+     .layer = "libraries",
+     .severity = "error (independent when the GPU is newer than the build) / warning",
+     .when =
+         R"(a library instance carries no SASS that runs on a GPU and no PTX that can be JIT-compiled for it ("no kernel image is available for execution on the device"); names the missing `sm_XX`, other copies on the machine that carry it, and the CUDA release that first (GPU newer than the build) or last (GPU older than every target) builds for it)",
+     .covered_by = "scenario nccl-built-without-sm100-on-b200",
+     .message =
+         "{who} {has} no kernels for {gpu}: {why}; {its} calls fail with \"no kernel image is available for execution on the device\".{not_in_use}",
+     .remediation = "{remedy}"},
+    {.id = "libraries.binary_arch_ptx_too_new",
+     .layer = "libraries",
+     .severity = "error / warning",
+     .when =
+         R"(no SASS for the GPU, and the PTX that could be JIT-compiled needs a newer PTX ISA than the driver's JIT ("the provided PTX was compiled with an unsupported toolchain"); names the driver branch that accepts it)",
+     .covered_by = "scenario library-ptx-newer-than-driver-under-mvc",
+     .message =
+         "{who} {has} no SASS for {gpu}, and {its} PTX needs PTX ISA {isa} while driver {driver} JIT-compiles up to {max_isa}; {its} calls fail with \"the provided PTX was compiled with an unsupported toolchain\".{not_in_use}",
+     .remediation =
+         "Install a driver that JIT-compiles PTX ISA {isa}{driver_hint}, or use builds with SASS for {sm}.{alternatives}"},
+    {.id = "libraries.binary_arch_jit",
+     .layer = "libraries",
+     .severity = "warning / info",
+     .when = "no SASS for the GPU, but PTX the driver can JIT-compile: it runs after a JIT at each process's "
+             "first launch (seconds to minutes; cached in ~/.nv/ComputeCache)",
+     .covered_by = "scenario nccl-cuda12-default-gencode-jit-on-rtx5090",
+     .message =
+         "{who_has} no SASS for {gpu}; the driver JIT-compiles {ptx} at the first launch of each process, which takes seconds to minutes until ~/.nv/ComputeCache holds the result.{not_in_use}",
+     .remediation =
+         "Use builds with SASS for {sm}.{alternatives}{release} Meanwhile keep the JIT cache: CUDA_CACHE_MAXSIZE large enough and ~/.nv writable."},
 };
 
 constexpr const char* kBinaryCompat =
@@ -223,46 +241,45 @@ Finding finding_for(const std::vector<Case>& cases, const GpuView& g, const kb::
   std::string alts;
   for (const auto& c : cases) alts += alternatives_text(*c.build, c.alternatives, sm);
   bool in_use = c0.build->in_use;  // the same for the whole group: severity follows from it
-  std::string not_in_use = in_use ? ""
-                                  : fmt::format(
-                                        " {} not the copy the loader picks, so only programs pointed at {} "
-                                        "are affected.",
-                                        one ? "This is" : "These are", one ? "it" : "them");
+  std::string not_in_use =
+      in_use ? ""
+             : fmt::format(" {} not the copy the loader picks, so only programs pointed at {} are affected.",
+                           one ? "This is" : "These are", one ? "it" : "them");
   Finding f;
-  f.id = c0.id;
-  f.layer = "libraries";
-  f.severity = c0.severity;
-  if (f.id == "libraries.binary_arch_jit") {
+  if (c0.id == "libraries.binary_arch_jit") {
     // Each library with the PTX the driver would pick.
     std::string jit_who =
         one ? fmt::format("{} has", who)
             : fmt::format("{} libraries — {} — have", cases.size(), join_labels(cases, true));
-    f.message = fmt::format(
-        "{} no SASS for {}; the driver JIT-compiles {} at the first launch of each process, which takes "
-        "seconds to minutes until ~/.nv/ComputeCache holds the result.{}",
-        jit_who, gpu, one ? "its PTX " + c0.verdict.image : std::string("that PTX"), not_in_use);
-    f.remediation = fmt::format(
-        "Use builds with SASS for {}.{}{} Meanwhile keep the JIT cache: CUDA_CACHE_MAXSIZE "
-        "large enough and ~/.nv writable.",
-        sm, alts, release_text(arch, false));
+    f = finding("libraries.binary_arch_jit", c0.severity,
+                {{"who_has", jit_who},
+                 {"gpu", gpu},
+                 {"ptx", one ? "its PTX " + c0.verdict.image : std::string("that PTX")},
+                 {"not_in_use", not_in_use},
+                 {"sm", sm},
+                 {"alternatives", alts},
+                 {"release", release_text(arch, false)}});
     if (max_isa) add_driver_evidence(f, report, driver);
-  } else if (f.id == "libraries.binary_arch_ptx_too_new") {
+  } else if (c0.id == "libraries.binary_arch_ptx_too_new") {
     inspect::PtxIsa need{};
     for (const auto& c : cases) need = std::max(need, *c.too_new_isa);
-    f.message = fmt::format(
-        "{} {} no SASS for {}, and {} PTX needs PTX ISA {} while driver {} JIT-compiles up to {}; {} calls "
-        "fail "
-        "with \"the provided PTX was compiled with an unsupported toolchain\".{}",
-        who, one ? "has" : "have", gpu, one ? "its" : "their", need.text(), describe(driver), max_isa->text(),
-        one ? "its" : "their", not_in_use);
     auto isa_version = Version::parse(need.text());
     auto cuda = isa_version ? kb.cuda_for_ptx_isa(*isa_version) : std::nullopt;
     auto branch = cuda ? first_branch_for_cuda(kb, *cuda) : std::nullopt;
-    f.remediation = fmt::format(
-        "Install a driver that JIT-compiles PTX ISA {}{}, or use builds with SASS for {}.{}", need.text(),
-        branch ? fmt::format(" (branch R{} or newer, CUDA {})", *branch, cuda->text())
-               : (cuda ? fmt::format(" (CUDA {} or newer)", cuda->text()) : ""),
-        sm, alts);
+    f = finding(
+        "libraries.binary_arch_ptx_too_new", c0.severity,
+        {{"who", who},
+         {"has", one ? "has" : "have"},
+         {"gpu", gpu},
+         {"its", one ? "its" : "their"},
+         {"isa", need.text()},
+         {"driver", describe(driver)},
+         {"max_isa", max_isa->text()},
+         {"not_in_use", not_in_use},
+         {"driver_hint", branch ? fmt::format(" (branch R{} or newer, CUDA {})", *branch, cuda->text())
+                                : (cuda ? fmt::format(" (CUDA {} or newer)", cuda->text()) : "")},
+         {"sm", sm},
+         {"alternatives", alts}});
     add_driver_evidence(f, report, driver);
     add_doc(f, "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#release-notes",
             "PTX ISA release history");
@@ -271,17 +288,21 @@ Finding finding_for(const std::vector<Case>& cases, const GpuView& g, const kb::
     // an architecture; the cuda_runtime rules say the same of the runtime,
     // so these follow from an earlier failure. A GPU newer than the build
     // stands on its own.
-    f.independent = !c0.older;
     std::string why = c0.older ? fmt::format("every architecture {} carries is newer", one ? "it" : "each")
                                : fmt::format("no SASS for {} and no PTX that can be JIT-compiled for it", sm);
-    f.message = fmt::format(
-        "{} {} no kernels for {}: {}; {} calls fail with \"no kernel image is available for execution on the "
-        "device\".{}",
-        who, one ? "has" : "have", gpu, why, one ? "its" : "their", not_in_use);
-    f.remediation =
-        c0.older ? fmt::format("Use builds that still target {}.{}{}", sm, alts, release_text(arch, true))
-                 : fmt::format("Use builds with SASS for {} (or PTX for {} or lower).{}{}", sm,
-                               inspect::compute_name(dev), alts, release_text(arch, false));
+    f = finding(
+        "libraries.binary_arch_missing", c0.severity,
+        {{"who", who},
+         {"has", one ? "has" : "have"},
+         {"gpu", gpu},
+         {"why", why},
+         {"its", one ? "its" : "their"},
+         {"not_in_use", not_in_use},
+         {"remedy",
+          c0.older ? fmt::format("Use builds that still target {}.{}{}", sm, alts, release_text(arch, true))
+                   : fmt::format("Use builds with SASS for {} (or PTX for {} or lower).{}{}", sm,
+                                 inspect::compute_name(dev), alts, release_text(arch, false))}});
+    f.independent = !c0.older;
   }
   for (const auto& c : cases) {
     f.evidence.push_back(evidence(c.build->fact + ".files", c.build->listing, c.build->source));

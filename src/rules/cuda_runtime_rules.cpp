@@ -15,30 +15,67 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"cuda_runtime.needs_newer_driver", "cuda_runtime", "error (independent)",
-     "the runtime is newer than the driver supports and minor-version compatibility does not cover it; names "
-     "the full and the MVC minimum (`kb driver-for`) and, where possible, forward compatibility; also when "
-     "the runtime itself answered `cudaErrorInsufficientDriver`",
-     "scenario cuda102-on-r418-no-mvc-before-cuda11"},
-    {"cuda_runtime.minor_version_compat", "cuda_runtime", "warning",
-     "same major, newer minor, driver at or above the major's floor: works without PTX JIT of newer PTX and "
-     "APIs needing a newer driver",
-     "scenario cuda128-on-r560-minor-version-compat"},
-    {"cuda_runtime.gpu_dropped_by_toolkit", "cuda_runtime", "error",
-     "the runtime's CUDA is newer than the last toolkit that targets the GPU (sm_37 with CUDA 12, Volta with "
-     "CUDA 13)",
-     "scenario sm37-with-cuda12-runtime"},
-    {"cuda_runtime.gpu_newer_than_toolkit", "cuda_runtime", "warning",
-     "the runtime's CUDA predates the GPU's architecture: only PTX JIT can run on it",
-     "scenario gb10-sm121-on-cuda128"},
-    {"cuda_runtime.multiple_versions", "cuda_runtime", "info",
-     "several runtime versions installed; names the loader's pick",
-     "scenario several-cuda-runtimes-installed"},
-    {"cuda_runtime.toolkit_conflict", "cuda_runtime", "warning",
-     "nvcc on PATH from another toolkit than CUDA_HOME/CUDA_PATH, or several toolkits",
-     "scenario nvcc-on-path-from-another-toolkit"},
-    {"cuda_runtime.load_failed", "cuda_runtime", "error", "loading a libcudart hung, crashed or failed",
-     "test unit/rules/rule_cases_test.cpp"},
+    {.id = "cuda_runtime.needs_newer_driver",
+     .layer = "cuda_runtime",
+     .severity = "error (independent)",
+     .when = "the runtime is newer than the driver supports and minor-version compatibility does not cover "
+             "it; names the full and the MVC minimum (`kb driver-for`) and, where possible, forward "
+             "compatibility; also when the runtime itself answered `cudaErrorInsufficientDriver`",
+     .covered_by = "scenario cuda102-on-r418-no-mvc-before-cuda11",
+     .message = "The CUDA {version} runtime{runtime} needs {minimum}; the installed driver is {driver}.",
+     .remediation = "{remedy}"},
+    {.id = "cuda_runtime.minor_version_compat",
+     .layer = "cuda_runtime",
+     .severity = "warning",
+     .when = "same major, newer minor, driver at or above the major's floor: works without PTX JIT of newer "
+             "PTX and APIs needing a newer driver",
+     .covered_by = "scenario cuda128-on-r560-minor-version-compat",
+     .message =
+         "The CUDA {version} runtime{runtime} runs on driver {driver} through minor-version compatibility, with limits: {limits}.",
+     .remediation = "Ship SASS for your GPUs rather than relying on PTX JIT, or install {full_support}."},
+    {.id = "cuda_runtime.gpu_dropped_by_toolkit",
+     .layer = "cuda_runtime",
+     .severity = "error",
+     .when = "the runtime's CUDA is newer than the last toolkit that targets the GPU (sm_37 with CUDA 12, "
+             "Volta with CUDA 13)",
+     .covered_by = "scenario sm37-with-cuda12-runtime",
+     .message =
+         "{gpu} ({arch}, {sm}) cannot run CUDA {version} code: the last toolkit that targets {sm} is CUDA {last_cuda}.",
+     .remediation = "Use a CUDA {last_cuda} (or older) build of the software for this GPU, or a newer GPU."},
+    {.id = "cuda_runtime.gpu_newer_than_toolkit",
+     .layer = "cuda_runtime",
+     .severity = "warning",
+     .when = "the runtime's CUDA predates the GPU's architecture: only PTX JIT can run on it",
+     .covered_by = "scenario gb10-sm121-on-cuda128",
+     .message =
+         "CUDA {version} predates {gpu} ({arch}, {sm}; first targeted by CUDA {first_cuda}): code built with it runs on this GPU only through PTX JIT, and fails with \"no kernel image is available\" where no PTX is embedded.",
+     .remediation =
+         "Use a build made with CUDA {first_cuda} or later (for PyTorch, a +cu{first_major}{first_minor} or newer wheel)."},
+    {.id = "cuda_runtime.multiple_versions",
+     .layer = "cuda_runtime",
+     .severity = "info",
+     .when = "several runtime versions installed; names the loader's pick",
+     .covered_by = "scenario several-cuda-runtimes-installed",
+     .message =
+         "Several CUDA runtime versions are installed ({versions}); a program without RPATH loads {picked}.",
+     .remediation =
+         "Nothing to change if each application finds its own (wheels and RPATHs do); otherwise keep one toolkit on LD_LIBRARY_PATH and in /etc/ld.so.conf.d/."},
+    {.id = "cuda_runtime.toolkit_conflict",
+     .layer = "cuda_runtime",
+     .severity = "warning",
+     .when = "nvcc on PATH from another toolkit than CUDA_HOME/CUDA_PATH, or several toolkits",
+     .covered_by = "scenario nvcc-on-path-from-another-toolkit",
+     .message = "{conflict}.",
+     .remediation =
+         "Point CUDA_HOME/CUDA_PATH and PATH at the same toolkit, so builds compile with the nvcc whose headers and libraries they link."},
+    {.id = "cuda_runtime.load_failed",
+     .layer = "cuda_runtime",
+     .severity = "error",
+     .when = "loading a libcudart hung, crashed or failed",
+     .covered_by = "test unit/rules/rule_cases_test.cpp",
+     .message = "Loading the CUDA runtime{runtime} failed: {error}.",
+     .remediation =
+         "Reinstall the toolkit or wheel that ships it; a runtime that hangs or crashes while loading points at a broken or mixed installation."},
 };
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
@@ -68,12 +105,7 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     std::string base = fmt::format("cuda_runtime.runtimes[{}]", i);
     auto load_error = fact_error(report, base + ".load");
     if (!load_error.empty()) {
-      auto f =
-          make_finding("cuda_runtime.load_failed", "cuda_runtime", Severity::kError,
-                       fmt::format("Loading the CUDA runtime{} failed: {}.", runtime_label(rt), load_error),
-                       "Reinstall the toolkit or wheel that ships it; a runtime that hangs or crashes while "
-                       "loading points at a "
-                       "broken or mixed installation.");
+      auto f = finding("cuda_runtime.load_failed", {{"runtime", runtime_label(rt)}, {"error", load_error}});
       f.evidence.push_back(evidence_from(report, base + ".load"));
       out.push_back(std::move(f));
       continue;
@@ -82,10 +114,13 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     if (!v) continue;
     auto c = check_runtime_against_driver(kb, *v, driver, report, base);
     if (c.verdict == RuntimeVerdict::kNeedsNewerDriver) {
-      auto f = make_finding("cuda_runtime.needs_newer_driver", "cuda_runtime", Severity::kError,
-                            fmt::format("The CUDA {} runtime{} needs {}; the installed driver is {}.",
-                                        v->text(), runtime_label(rt), describe_minimum(c), describe(driver)),
-                            remedy_for_newer_driver(c, *v, driver, any_datacenter_gpu_or_unknown(gpu_list)));
+      auto f = finding(
+          "cuda_runtime.needs_newer_driver",
+          {{"version", v->text()},
+           {"runtime", runtime_label(rt)},
+           {"minimum", describe_minimum(c)},
+           {"driver", describe(driver)},
+           {"remedy", remedy_for_newer_driver(c, *v, driver, any_datacenter_gpu_or_unknown(gpu_list))}});
       // A runtime needs its driver whether or not an earlier layer fails.
       f.independent = true;
       f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
@@ -94,22 +129,21 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
       if (c.requirement) add_docs(f, c.requirement->sources);
       out.push_back(std::move(f));
     } else if (c.verdict == RuntimeVerdict::kMinorVersionCompat) {
-      auto f = make_finding(
-          "cuda_runtime.minor_version_compat", "cuda_runtime", Severity::kWarning,
-          fmt::format(
-              "The CUDA {} runtime{} runs on driver {} through minor-version compatibility, with limits: {}.",
-              v->text(), runtime_label(rt), describe(driver), mvc_limits_text(kb, driver)),
-          c.requirement && c.requirement->full_min
-              ? fmt::format(
-                    "Ship SASS for your GPUs rather than relying on PTX JIT, or install driver ≥ {} for "
-                    "full CUDA {} support.",
-                    c.requirement->full_min->text(), v->text())
-              // From CUDA 13.4 no installer bundles a driver, so an unreadable Table 3 row leaves no number.
-              : fmt::format(
-                    "Ship SASS for your GPUs rather than relying on PTX JIT, or install a driver of the "
-                    "branch that reports CUDA {} for full support (its minimum is not in the knowledge "
-                    "base).",
-                    v->text()));
+      auto f = finding(
+          "cuda_runtime.minor_version_compat",
+          {{"version", v->text()},
+           {"runtime", runtime_label(rt)},
+           {"driver", describe(driver)},
+           {"limits", mvc_limits_text(kb, driver)},
+           {"full_support",
+            c.requirement && c.requirement->full_min
+                ? fmt::format("driver ≥ {} for full CUDA {} support", c.requirement->full_min->text(),
+                              v->text())
+                // From CUDA 13.4 no installer bundles a driver, so an unreadable Table 3 row leaves no
+                // number.
+                : fmt::format(
+                      "a driver of the branch that reports CUDA {} for full support (its minimum is not in the knowledge base)",
+                      v->text())}});
       f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
       add_driver_evidence(f, report, driver);
       if (c.requirement && c.requirement->mvc) add_docs(f, *c.requirement->mvc);
@@ -131,12 +165,11 @@ void against_gpus(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
       if (!g.arch) continue;
       const auto& a = *g.arch;
       if (a.last_cuda && minor > *a.last_cuda) {
-        auto f = make_finding(
-            "cuda_runtime.gpu_dropped_by_toolkit", "cuda_runtime", Severity::kError,
-            fmt::format("{} ({}, {}) cannot run CUDA {} code: the last toolkit that targets {} is CUDA {}.",
-                        g.label, a.name, a.sm, v->text(), a.sm, a.last_cuda->text()),
-            fmt::format("Use a CUDA {} (or older) build of the software for this GPU, or a newer GPU.",
-                        a.last_cuda->text()));
+        auto f = finding("cuda_runtime.gpu_dropped_by_toolkit", {{"gpu", g.label},
+                                                                 {"arch", a.name},
+                                                                 {"sm", a.sm},
+                                                                 {"version", v->text()},
+                                                                 {"last_cuda", a.last_cuda->text()}});
         f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
         f.evidence.push_back(evidence(g.fact, g.label, g.source));
         add_docs(f, a);
@@ -145,15 +178,13 @@ void against_gpus(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
       }
       auto first = a.first_cuda ? a.first_cuda : a.first_cuda_at_most;
       if (first && minor < *first) {
-        auto f = make_finding(
-            "cuda_runtime.gpu_newer_than_toolkit", "cuda_runtime", Severity::kWarning,
-            fmt::format("CUDA {} predates {} ({}, {}; first targeted by CUDA {}): code built with it runs on "
-                        "this GPU "
-                        "only through PTX JIT, and fails with \"no kernel image is available\" where no PTX "
-                        "is embedded.",
-                        v->text(), g.label, a.name, a.sm, first->text()),
-            fmt::format("Use a build made with CUDA {} or later (for PyTorch, a +cu{}{} or newer wheel).",
-                        first->text(), first->major(), first->minor()));
+        auto f = finding("cuda_runtime.gpu_newer_than_toolkit", {{"version", v->text()},
+                                                                 {"gpu", g.label},
+                                                                 {"arch", a.name},
+                                                                 {"sm", a.sm},
+                                                                 {"first_cuda", first->text()},
+                                                                 {"first_major", first->major()},
+                                                                 {"first_minor", first->minor()}});
         f.evidence.push_back(evidence_from(report, base + ".runtime_version"));
         f.evidence.push_back(evidence(g.fact, g.label, g.source));
         add_docs(f, a);
@@ -172,13 +203,8 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
       if (rt.value("picked_by_loader", false))
         picked += (picked.empty() ? "" : ", ") + rt.value("real_path", rt.value("path", ""));
     }
-    auto f = make_finding(
-        "cuda_runtime.multiple_versions", "cuda_runtime", Severity::kInfo,
-        fmt::format("Several CUDA runtime versions are installed ({}); a program without RPATH loads {}.",
-                    list, picked.empty() ? "none of them by default" : picked),
-        "Nothing to change if each application finds its own (wheels and RPATHs do); otherwise keep one "
-        "toolkit on "
-        "LD_LIBRARY_PATH and in /etc/ld.so.conf.d/.");
+    auto f = finding("cuda_runtime.multiple_versions",
+                     {{"versions", list}, {"picked", picked.empty() ? "none of them by default" : picked}});
     f.evidence.push_back(evidence("cuda_runtime.distinct_versions", distinct, "search"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
@@ -187,11 +213,7 @@ void several_and_conflicts(const Json& report, const kb::KnowledgeBase&, std::ve
   if (conflicts.is_array()) {
     for (const auto& c : conflicts) {
       if (!c.is_string()) continue;
-      auto f = make_finding("cuda_runtime.toolkit_conflict", "cuda_runtime", Severity::kWarning,
-                            c.get<std::string>() + ".",
-                            "Point CUDA_HOME/CUDA_PATH and PATH at the same toolkit, so builds compile with "
-                            "the nvcc whose headers and "
-                            "libraries they link.");
+      auto f = finding("cuda_runtime.toolkit_conflict", {{"conflict", c.get<std::string>()}});
       f.evidence.push_back(evidence("cuda_runtime.conflicts", conflicts, "search"));
       f.evidence.push_back(evidence_from(report, "cuda_runtime.nvcc_on_path"));
       add_doc(f, kPostInstall, "Environment Setup (PATH and LD_LIBRARY_PATH of one toolkit)");

@@ -14,20 +14,57 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"driver_api.library_missing", "driver_api", "error", "no `libcuda.so.1` anywhere",
-     "scenario libcuda-missing"},
-    {"driver_api.not_on_loader_path", "driver_api", "error",
-     "libcuda exists but the loader would not find it", "scenario libcuda-not-on-loader-path"},
-    {"driver_api.multiple_libcuda", "driver_api", "warning", "several libcuda releases reachable",
-     "scenario several-libcuda-releases"},
-    {"driver_api.load_failed", "driver_api", "error", "loading libcuda hung, crashed or failed",
-     "test unit/rules/rule_cases_test.cpp"},
-    {"driver_api.init_failed", "driver_api", "error",
-     "`cuInit` failed (803/804 are left to the forward-compatibility rules) or gave no answer",
-     "scenario cuinit-unknown-error-999"},
-    {"driver_api.user_kernel_mismatch", "driver_api", "error",
-     "libcuda's release differs from the kernel module's (not for a forward-compatibility libcuda)",
-     "scenario driver-library-version-mismatch"},
+    {.id = "driver_api.library_missing",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "no `libcuda.so.1` anywhere",
+     .covered_by = "scenario libcuda-missing",
+     .message =
+         "No libcuda.so.1 is on this machine: the CUDA user-space driver is not installed (or, in a container, was not mounted by the NVIDIA runtime).",
+     .remediation =
+         "Install the driver's CUDA library (Debian/Ubuntu: libcuda1 / libnvidia-compute-<branch>, the same release as the kernel module); in a container, start it with the NVIDIA runtime and NVIDIA_DRIVER_CAPABILITIES including compute."},
+    {.id = "driver_api.not_on_loader_path",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "libcuda exists but the loader would not find it",
+     .covered_by = "scenario libcuda-not-on-loader-path",
+     .message =
+         "libcuda exists ({path}) but the dynamic loader would not find libcuda.so.1: it is neither in LD_LIBRARY_PATH, nor in /etc/ld.so.cache, nor in a default directory.",
+     .remediation =
+         "Run `sudo ldconfig` (and add {dir} to a file in /etc/ld.so.conf.d/ if it is not listed), or add it to LD_LIBRARY_PATH."},
+    {.id = "driver_api.multiple_libcuda",
+     .layer = "driver_api",
+     .severity = "warning",
+     .when = "several libcuda releases reachable",
+     .covered_by = "scenario several-libcuda-releases",
+     .message =
+         "Several libcuda releases are reachable ({versions}); a process without RPATH loads {picked}.",
+     .remediation =
+         "Remove the libcuda that does not match the kernel module (leftovers of an older driver or a copied library), or keep only the intended one on LD_LIBRARY_PATH."},
+    {.id = "driver_api.load_failed",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "loading libcuda hung, crashed or failed",
+     .covered_by = "test unit/rules/rule_cases_test.cpp",
+     .message = "Loading libcuda ({path}) failed: {error}.",
+     .remediation =
+         "Reinstall the user-space driver so libcuda and its dependencies are one release; a libcuda that hangs or crashes while loading points at a broken installation or a mismatched copy."},
+    {.id = "driver_api.init_failed",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "`cuInit` failed (803/804 are left to the forward-compatibility rules) or gave no answer",
+     .covered_by = "scenario cuinit-unknown-error-999",
+     .message = "cuInit {outcome}.",
+     .remediation = "{remedy}"},
+    {.id = "driver_api.user_kernel_mismatch",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "libcuda's release differs from the kernel module's (not for a forward-compatibility libcuda)",
+     .covered_by = "scenario driver-library-version-mismatch",
+     .message =
+         "The user-space driver (libcuda {library}) and the loaded kernel module ({module}) are different releases: the \"driver/library version mismatch\" state, in which cuInit and NVML fail.",
+     .remediation =
+         "Reboot so the kernel module of the installed driver loads (usual after a driver upgrade), or install the libraries of the module's release; in a container, do not install driver libraries in the image — the NVIDIA runtime mounts the host's."},
 };
 
 constexpr const char* kDriverApiInit =
@@ -41,15 +78,7 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
   const Json& candidates = fact_at(report, "driver_api.candidates");
   if (!candidates.is_array()) return;
   if (candidates.empty()) {
-    auto f = make_finding(
-        "driver_api.library_missing", "driver_api", Severity::kError,
-        "No libcuda.so.1 is on this machine: the CUDA user-space driver is not installed (or, in a "
-        "container, was "
-        "not mounted by the NVIDIA runtime).",
-        "Install the driver's CUDA library (Debian/Ubuntu: libcuda1 / libnvidia-compute-<branch>, the same "
-        "release as "
-        "the kernel module); in a container, start it with the NVIDIA runtime and NVIDIA_DRIVER_CAPABILITIES "
-        "including compute.");
+    auto f = finding("driver_api.library_missing");
     f.evidence.push_back(evidence_from(report, "driver_api.picked"));
     add_doc(f, kDriverApiInit, "cuInit");
     out.push_back(std::move(f));
@@ -57,16 +86,7 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
   }
   if (!string_at(report, "driver_api.picked")) {
     std::string where = candidates[0].value("path", "");
-    auto f = make_finding(
-        "driver_api.not_on_loader_path", "driver_api", Severity::kError,
-        fmt::format(
-            "libcuda exists ({}) but the dynamic loader would not find libcuda.so.1: it is neither in "
-            "LD_LIBRARY_PATH, nor in /etc/ld.so.cache, nor in a default directory.",
-            where),
-        fmt::format("Run `sudo ldconfig` (and add {} to a file in /etc/ld.so.conf.d/ if it is not listed), "
-                    "or add it to "
-                    "LD_LIBRARY_PATH.",
-                    dir_of(where)));
+    auto f = finding("driver_api.not_on_loader_path", {{"path", where}, {"dir", dir_of(where)}});
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
     add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH, /etc/ld.so.cache, default paths");
     out.push_back(std::move(f));
@@ -82,12 +102,7 @@ void library(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>&
     std::string list;
     for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
     auto picked = string_at(report, "driver_api.picked").value_or("none");
-    auto f = make_finding(
-        "driver_api.multiple_libcuda", "driver_api", Severity::kWarning,
-        fmt::format("Several libcuda releases are reachable ({}); a process without RPATH loads {}.", list,
-                    picked),
-        "Remove the libcuda that does not match the kernel module (leftovers of an older driver or a copied "
-        "library), or keep only the intended one on LD_LIBRARY_PATH.");
+    auto f = finding("driver_api.multiple_libcuda", {{"versions", list}, {"picked", picked}});
     f.evidence.push_back(evidence("driver_api.candidates", candidates, "search"));
     f.evidence.push_back(evidence_from(report, "driver_api.picked"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
@@ -99,12 +114,8 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   if (!string_at(report, "driver_api.picked")) return;
   auto load_error = fact_error(report, "driver_api.load");
   if (!load_error.empty()) {
-    auto f = make_finding("driver_api.load_failed", "driver_api", Severity::kError,
-                          fmt::format("Loading libcuda ({}) failed: {}.",
-                                      string_at(report, "driver_api.picked").value_or(""), load_error),
-                          "Reinstall the user-space driver so libcuda and its dependencies are one release; "
-                          "a libcuda that hangs or "
-                          "crashes while loading points at a broken installation or a mismatched copy.");
+    auto f = finding("driver_api.load_failed",
+                     {{"path", string_at(report, "driver_api.picked").value_or("")}, {"error", load_error}});
     f.evidence.push_back(evidence_from(report, "driver_api.load"));
     out.push_back(std::move(f));
     return;
@@ -113,11 +124,11 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   if (!init) {
     auto init_error = fact_error(report, "driver_api.cuInit");
     if (!init_error.empty()) {
-      auto f = make_finding("driver_api.init_failed", "driver_api", Severity::kError,
-                            fmt::format("cuInit gave no answer: {}.", init_error),
-                            "A cuInit that hangs or crashes usually means the kernel module is wedged (check "
-                            "`dmesg | grep -i nvrm`; "
-                            "a reboot clears it) or a GPU fell off the bus (Xid 79).");
+      auto f = finding(
+          "driver_api.init_failed",
+          {{"outcome", "gave no answer: " + init_error},
+           {"remedy",
+            "A cuInit that hangs or crashes usually means the kernel module is wedged (check `dmesg | grep -i nvrm`; a reboot clears it) or a GPU fell off the bus (Xid 79)."}});
       f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
       add_doc(f, kDriverApiInit, "cuInit");
       out.push_back(std::move(f));
@@ -134,33 +145,27 @@ void load_and_init(const Json& report, const kb::KnowledgeBase& kb, std::vector<
   switch (init->code) {
     case 100:
       remedy =
-          "Make a GPU visible: see the kernel_driver and host layers (no GPU, module not loaded, "
-          "CUDA_VISIBLE_DEVICES, "
-          "container without GPU access).";
+          "Make a GPU visible: see the kernel_driver and host layers (no GPU, module not loaded, CUDA_VISIBLE_DEVICES, container without GPU access).";
       break;
     case 999:
       remedy =
-          "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel "
-          "module are one "
-          "release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
+          "Check /dev/nvidia-uvm exists (`sudo modprobe nvidia-uvm`), that the driver's libraries and kernel module are one release, and `dmesg | grep -i nvrm`; after suspend/resume, reload nvidia_uvm or reboot.";
       break;
     case kSystemDriverMismatch:
       remedy =
-          "libcuda and the kernel module are not one release: reboot after a driver upgrade, or reinstall "
-          "the driver so "
-          "its libraries and module match (see driver_api.user_kernel_mismatch when the versions are known).";
+          "libcuda and the kernel module are not one release: reboot after a driver upgrade, or reinstall the driver so its libraries and module match (see driver_api.user_kernel_mismatch when the versions are known).";
       break;
     case 35:
       remedy =
-          "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda "
-          "copy.";
+          "Install a driver that supports this libcuda's CUDA version, or remove the mismatched libcuda copy.";
       break;
     default:
       remedy = e && !e->note.empty() ? e->note : "See the error's documentation and the kernel_driver layer.";
   }
-  auto f = make_finding(
-      "driver_api.init_failed", "driver_api", Severity::kError,
-      fmt::format("cuInit → {}{}.", init->describe(), e ? ": " + sentence_body(e->meaning) : ""), remedy);
+  auto f = finding(
+      "driver_api.init_failed",
+      {{"outcome", fmt::format("→ {}{}", init->describe(), e ? ": " + sentence_body(e->meaning) : "")},
+       {"remedy", remedy}});
   f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
   if (e) add_docs(f, *e);
   add_doc(f, kDriverApiInit, "cuInit");
@@ -173,15 +178,7 @@ void user_kernel_mismatch(const Json& report, const kb::KnowledgeBase&, std::vec
     return;  // a compat libcuda differs on purpose
   auto kmod = string_at(report, "kernel_driver.version").value_or("?");
   auto user = string_at(report, "driver_api.library_version").value_or("?");
-  auto f = make_finding("driver_api.user_kernel_mismatch", "driver_api", Severity::kError,
-                        fmt::format("The user-space driver (libcuda {}) and the loaded kernel module ({}) "
-                                    "are different releases: the \"driver/library "
-                                    "version mismatch\" state, in which cuInit and NVML fail.",
-                                    user, kmod),
-                        "Reboot so the kernel module of the installed driver loads (usual after a driver "
-                        "upgrade), or install the libraries of the "
-                        "module's release; in a container, do not install driver libraries in the image — "
-                        "the NVIDIA runtime mounts the host's.");
+  auto f = finding("driver_api.user_kernel_mismatch", {{"library", user}, {"module", kmod}});
   f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   add_doc(f, kDriverApiInit, "cuInit");

@@ -13,15 +13,33 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"driver_api.forward_compat_unsupported_gpu", "driver_api", "error",
-     "a cuda-compat libcuda in use with a GPU that is not a data-center GPU, or `cuInit` → 804",
-     "scenario forward-compat-on-geforce-804"},
-    {"driver_api.forward_compat_driver_mismatch", "driver_api", "error",
-     "the compat libcuda does not list the host's branch, is not newer than the host driver, or `cuInit` → "
-     "803",
-     "scenario forward-compat-host-branch-not-listed-803"},
-    {"driver_api.forward_compat_in_use", "driver_api", "info", "forward compatibility in use and valid",
-     "scenario forward-compat-on-h100-works"},
+    {.id = "driver_api.forward_compat_unsupported_gpu",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "a cuda-compat libcuda in use with a GPU that is not a data-center GPU, or `cuInit` → 804",
+     .covered_by = "scenario forward-compat-on-geforce-804",
+     .message =
+         "The forward-compatibility libcuda {compat} ({picked}) is in use, but {gpu} is not a data-center GPU; forward compatibility is refused (cuInit → CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804).",
+     .remediation =
+         "Take the compat directory off the loader path (LD_LIBRARY_PATH, /etc/ld.so.conf.d/) so the host driver's libcuda loads, and upgrade the host driver instead; or hide the unsupported GPU with CUDA_VISIBLE_DEVICES."},
+    {.id = "driver_api.forward_compat_driver_mismatch",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "the compat libcuda does not list the host's branch, is not newer than the host driver, or "
+             "`cuInit` → 803",
+     .covered_by = "scenario forward-compat-host-branch-not-listed-803",
+     .message =
+         "The forward-compatibility libcuda {compat} ({picked}) cannot run over this kernel driver: {why}.",
+     .remediation = "{remedy}"},
+    {.id = "driver_api.forward_compat_in_use",
+     .layer = "driver_api",
+     .severity = "info",
+     .when = "forward compatibility in use and valid",
+     .covered_by = "scenario forward-compat-on-h100-works",
+     .message =
+         "The forward-compatibility libcuda {compat} ({picked}) runs over kernel driver {driver}: CUDA up to {cuda} is available.",
+     .remediation =
+         "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship."},
 };
 
 constexpr long kCompatNotSupportedOnDevice = 804;
@@ -55,16 +73,8 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
   }
   if (code == kCompatNotSupportedOnDevice || !unsupported.empty()) {
     std::string which = unsupported.empty() ? "the visible GPU" : unsupported.front().label;
-    auto f = make_finding(
-        "driver_api.forward_compat_unsupported_gpu", "driver_api", Severity::kError,
-        fmt::format(
-            "The forward-compatibility libcuda {} ({}) is in use, but {} is not a data-center GPU; forward "
-            "compatibility is refused (cuInit → CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804).",
-            compat_text, picked, which),
-        "Take the compat directory off the loader path (LD_LIBRARY_PATH, /etc/ld.so.conf.d/) so the host "
-        "driver's "
-        "libcuda loads, and upgrade the host driver instead; or hide the unsupported GPU with "
-        "CUDA_VISIBLE_DEVICES.");
+    auto f = finding("driver_api.forward_compat_unsupported_gpu",
+                     {{"compat", compat_text}, {"picked", picked}, {"gpu", which}});
     f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));
     if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
     for (const auto& g : unsupported)
@@ -89,14 +99,15 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
     } else {
       why = "cuInit rejected the combination (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803)";
     }
-    auto f = make_finding(
-        "driver_api.forward_compat_driver_mismatch", "driver_api", Severity::kError,
-        fmt::format("The forward-compatibility libcuda {} ({}) cannot run over this kernel driver: {}.",
-                    compat_text, picked, why),
-        not_newer
-            ? "Remove the compat directory from the loader path: the host driver is already new enough."
-            : "Use a host driver of a branch the compat package lists (an LTS or production branch), or a "
-              "cuda-compat package that lists the host's branch.");
+    auto f = finding(
+        "driver_api.forward_compat_driver_mismatch",
+        {{"compat", compat_text},
+         {"picked", picked},
+         {"why", why},
+         {"remedy",
+          not_newer
+              ? "Remove the compat directory from the loader path: the host driver is already new enough."
+              : "Use a host driver of a branch the compat package lists (an LTS or production branch), or a cuda-compat package that lists the host's branch."}});
     f.evidence.push_back(evidence_from(report, "driver_api.library_version"));
     f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
     if (init) f.evidence.push_back(evidence_from(report, "driver_api.cuInit"));
@@ -105,13 +116,12 @@ void forward_compat(const Json& report, const kb::KnowledgeBase& kb, std::vector
     out.push_back(std::move(f));
     return;
   }
-  auto f = make_finding(
-      "driver_api.forward_compat_in_use", "driver_api", Severity::kInfo,
-      fmt::format(
-          "The forward-compatibility libcuda {} ({}) runs over kernel driver {}: CUDA up to {} is available.",
-          compat_text, picked, kmod ? kmod->text() : "of unknown release",
-          release ? release->cuda.text() : string_at(report, "driver_api.cuda_driver_version").value_or("?")),
-      "Nothing to change; keep the compat package's version in step with the CUDA runtime you ship.");
+  auto f = finding("driver_api.forward_compat_in_use",
+                   {{"compat", compat_text},
+                    {"picked", picked},
+                    {"driver", kmod ? kmod->text() : "of unknown release"},
+                    {"cuda", release ? release->cuda.text()
+                                     : string_at(report, "driver_api.cuda_driver_version").value_or("?")}});
   // The package fact can be absent (a compat libcuda known only from --assume
   // compat=...); the versions it is judged on are always evidence.
   f.evidence.push_back(evidence_from(report, "driver_api.forward_compat_package"));

@@ -59,29 +59,25 @@ void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::v
       auto soname = l.value("soname", "");
       auto library = l.value("library", "");
       if (l["path"].is_null()) {
-        Finding f;
-        f.id = "frameworks.library_not_found";
-        f.layer = "frameworks";
         bool needed = l.value("how", "") == "DT_NEEDED";
-        f.severity = needed ? Severity::kError : Severity::kWarning;
-        f.message =
-            needed
-                ? fmt::format(
-                      "{} needs {} ({} of {}), and the loader finds none: the import fails with '{}: cannot "
-                      "open shared object file'",
-                      label(r), soname, l.value("how", ""), l.value("needed_by", ""), soname)
-                : fmt::format("{} opens {} at run time and the loader finds none: it falls back to the CPU",
-                              label(r), soname);
+        const Json* req = requirement_for(*r.fw, library);
+        auto f = finding(
+            "frameworks.library_not_found", needed ? Severity::kError : Severity::kWarning,
+            {{"problem",
+              needed
+                  ? fmt::format(
+                        "{} needs {} ({} of {}), and the loader finds none: the import fails with '{}: cannot open shared object file'",
+                        label(r), soname, l.value("how", ""), l.value("needed_by", ""), soname)
+                  : fmt::format("{} opens {} at run time and the loader finds none: it falls back to the CPU",
+                                label(r), soname)},
+             {"remedy",
+              req ? fmt::format("pip install '{}{}' into this environment", (*req)["name"].get<std::string>(),
+                                (*req)["spec"].get<std::string>())
+                  : fmt::format(
+                        "Install the library that provides {} (a nvidia-* wheel or the system package) or add its directory to LD_LIBRARY_PATH",
+                        soname)}});
         f.evidence.push_back(
             evidence(lpath, l, "loader emulation (RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, defaults)"));
-        const Json* req = requirement_for(*r.fw, library);
-        f.remediation =
-            req ? fmt::format("pip install '{}{}' into this environment", (*req)["name"].get<std::string>(),
-                              (*req)["spec"].get<std::string>())
-                : fmt::format(
-                      "Install the library that provides {} (a nvidia-* wheel or the system package) or add "
-                      "its directory to LD_LIBRARY_PATH",
-                      soname);
         out.push_back(std::move(f));
         continue;
       }
@@ -94,21 +90,19 @@ void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::v
           bool major_differs = false;
           if (auto digits = spec.find_first_of("0123456789"); digits != std::string::npos && have_v)
             major_differs = std::atol(spec.c_str() + digits) != have_v->major();
-          Finding f;
-          f.id = "frameworks.library_version_mismatch";
-          f.layer = "frameworks";
-          f.severity = major_differs ? Severity::kError : Severity::kWarning;
-          f.message = fmt::format("{} requires {}{} but would load {} {} from {} ({})", label(r),
-                                  (*req)["name"].get<std::string>(), spec, soname, have, l.value("path", ""),
-                                  l.value("via", ""));
+          auto f = finding(
+              "frameworks.library_version_mismatch", major_differs ? Severity::kError : Severity::kWarning,
+              {{"problem", fmt::format("{} requires {}{} but would load {} {} from {} ({})", label(r),
+                                       (*req)["name"].get<std::string>(), spec, soname, have,
+                                       l.value("path", ""), l.value("via", ""))},
+               {"remedy", fmt::format("pip install '{}{}' in this environment{}",
+                                      (*req)["name"].get<std::string>(), spec,
+                                      l.value("via", "") == "LD_LIBRARY_PATH"
+                                          ? ", and drop the other copy's directory from LD_LIBRARY_PATH"
+                                          : "")}});
           f.evidence.push_back(
               evidence(r.path + ".requires", *req, "Requires-Dist in the framework's METADATA"));
           f.evidence.push_back(evidence_from(report, lpath + ".version"));
-          f.remediation =
-              fmt::format("pip install '{}{}' in this environment{}", (*req)["name"].get<std::string>(), spec,
-                          l.value("via", "") == "LD_LIBRARY_PATH"
-                              ? ", and drop the other copy's directory from LD_LIBRARY_PATH"
-                              : "");
           out.push_back(std::move(f));
         }
       }
@@ -118,17 +112,15 @@ void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::v
         auto bv = built.is_string() ? Version::parse(built.get<std::string>()) : std::nullopt;
         auto hv = Version::parse(have);
         if (bv && hv && bv->parts().size() >= 2 && hv->major() == bv->major() && hv->minor() < bv->minor()) {
-          Finding f;
-          f.id = "frameworks.library_version_mismatch";
-          f.layer = "frameworks";
-          f.severity = Severity::kWarning;
-          f.message = fmt::format(
-              "{} was built with cuDNN {} but would load cuDNN {} from {}: cuDNN is backward- but not "
-              "forward-compatible within a major",
-              label(r), bv->text(), have, l.value("path", ""));
+          auto f = finding(
+              "frameworks.library_version_mismatch", Severity::kWarning,
+              {{"problem",
+                fmt::format(
+                    "{} was built with cuDNN {} but would load cuDNN {} from {}: cuDNN is backward- but not forward-compatible within a major",
+                    label(r), bv->text(), have, l.value("path", ""))},
+               {"remedy", fmt::format("Install cuDNN {} or newer (within {}.x)", bv->text(), bv->major())}});
           f.evidence.push_back(evidence_from(report, r.path + ".build.cudnn"));
           f.evidence.push_back(evidence_from(report, lpath + ".version"));
-          f.remediation = fmt::format("Install cuDNN {} or newer (within {}.x)", bv->text(), bv->major());
           out.push_back(std::move(f));
         }
       }
@@ -146,26 +138,28 @@ void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::v
           auto wv = wh["version"].value("value", "");
           auto hv = Version::parse(have);
           auto wvv = Version::parse(wv);
-          Finding f;
-          f.id = "frameworks.library_shadowed";
-          f.layer = "frameworks";
           bool older = hv && wvv && *hv < *wvv;
-          f.severity = older ? Severity::kError : Severity::kWarning;
-          f.message = fmt::format(
-              "{} would load {} {} from {} ({}), not the {} {} wheel installed beside it{}", label(r), soname,
-              have.empty() ? "(version unknown)" : have, l.value("path", ""), l.value("via", ""),
-              wh.value("name", ""), wv,
-              older ? ": an older copy than the wheel's, which the framework's other libraries were built "
-                      "against (e.g. 'undefined symbol: __nvJitLinkAddData_12_x')"
-                    : "");
+          auto f = finding(
+              "frameworks.library_shadowed", older ? Severity::kError : Severity::kWarning,
+              {{"framework", label(r)},
+               {"soname", soname},
+               {"version", have.empty() ? "(version unknown)" : have},
+               {"path", l.value("path", "")},
+               {"via", l.value("via", "")},
+               {"wheel", wh.value("name", "")},
+               {"wheel_version", wv},
+               {"older",
+                older
+                    ? ": an older copy than the wheel's, which the framework's other libraries were built against (e.g. 'undefined symbol: __nvJitLinkAddData_12_x')"
+                    : ""},
+               {"remedy",
+                l.value("via", "") == "LD_LIBRARY_PATH"
+                    ? fmt::format("Remove {} from LD_LIBRARY_PATH when running this environment",
+                                  dir_of(l.value("path", "")))
+                    : fmt::format("Make the wheel's copy win: remove or upgrade {}", l.value("path", ""))}});
           f.evidence.push_back(evidence_from(report, lpath + ".version"));
           f.evidence.push_back(evidence(fmt::format("{}.nvidia_wheels[{}]", r.env_path, w), wh,
                                         "dist-info of " + wh.value("name", "")));
-          f.remediation =
-              l.value("via", "") == "LD_LIBRARY_PATH"
-                  ? fmt::format("Remove {} from LD_LIBRARY_PATH when running this environment",
-                                dir_of(l.value("path", "")))
-                  : fmt::format("Make the wheel's copy win: remove or upgrade {}", l.value("path", ""));
           out.push_back(std::move(f));
           break;
         }
@@ -195,18 +189,9 @@ void framework_mixed_majors(const Json& report, const kb::KnowledgeBase&, std::v
       for (const auto& [m, names] : by_major) {
         for (const auto& n : names) parts += fmt::format("{}{} (CUDA {})", parts.empty() ? "" : ", ", n, m);
       }
-      Finding f;
-      f.id = "frameworks.mixed_cuda_majors";
-      f.layer = "frameworks";
-      f.severity = Severity::kWarning;
-      f.message = fmt::format(
-          "Frameworks in {} need different CUDA majors: {}; importing both in one process loads two CUDA "
-          "runtimes and whichever loads first wins for shared libraries such as cuDNN and NCCL",
-          env.value("prefix", "?"), parts);
+      auto f = finding("frameworks.mixed_cuda_majors",
+                       {{"prefix", env.value("prefix", "?")}, {"frameworks", parts}});
       f.evidence = ev;
-      f.remediation =
-          "Install builds for one CUDA major in this environment, or keep the frameworks in separate "
-          "environments";
       out.push_back(std::move(f));
     }
     std::map<long, std::vector<std::string>> wheels;
@@ -218,15 +203,10 @@ void framework_mixed_majors(const Json& report, const kb::KnowledgeBase&, std::v
       std::string parts;
       for (const auto& [m, names] : wheels)
         parts += fmt::format("{}CUDA {}: {}", parts.empty() ? "" : "; ", m, fmt::join(names, ", "));
-      Finding f;
-      f.id = "frameworks.mixed_cuda_wheels";
-      f.layer = "frameworks";
-      f.severity = Severity::kWarning;
-      f.message = fmt::format("{} holds nvidia-* wheels for more than one CUDA major ({})",
-                              env.value("prefix", "?"), parts);
+      auto f =
+          finding("frameworks.mixed_cuda_wheels", {{"prefix", env.value("prefix", "?")}, {"wheels", parts}});
       f.evidence.push_back(evidence(fmt::format("frameworks.environments[{}].nvidia_wheels", i),
                                     env["nvidia_wheels"], "dist-info directories"));
-      f.remediation = "Uninstall the wheels of the CUDA major no framework in this environment is built for";
       out.push_back(std::move(f));
     }
   }

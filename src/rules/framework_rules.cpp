@@ -25,53 +25,103 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"frameworks.cpu_only_build_with_gpu", "frameworks", "warning",
-     "A framework is a CPU-only build (torch/version.py `cuda = None` and `hip = None`, TensorFlow "
-     "`is_cuda_build: False`, `onnxruntime` without its CUDA provider, jaxlib without a jax-cuda plugin) "
-     "while the machine has an NVIDIA GPU.",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.cuda_build_needs_newer_driver", "frameworks", "error / warning",
-     "The CUDA a framework is built for (torch `cuda`, build_info `cuda_version`, CuPy/ONNX Runtime/JAX "
-     "plugin major) is newer than the driver's CUDA. Another major: error (cudaErrorInsufficientDriver). "
-     "Same major, newer minor: warning, it runs through minor-version compatibility with its limits (no JIT "
-     "of newer PTX); error when the driver is below the major's MVC floor. JAX also: the driver is below the "
-     "plugin's documented minimum (525 for CUDA 12, 580 for CUDA 13).",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.ptx_jit_needed", "frameworks", "warning",
-     "The build has no SASS for the GPU and the driver JIT-compiles its PTX at first use (minutes; cached in "
-     "~/.nv/ComputeCache). Architectures from libtorch_cuda.so's fatbin headers or TensorFlow's "
-     "`cuda_compute_capabilities`.",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.no_kernel_for_gpu", "frameworks", "error",
-     R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's): "no kernel image is available for execution on the device".)",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.gpu_older_than_build", "frameworks", "error",
-     "The GPU's compute capability is below every architecture the build carries, or below the knowledge "
-     "base's floor (JAX CUDA 12: 5.2, CUDA 13 builds: 7.5).",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.library_not_found", "frameworks", "error / warning",
-     "A CUDA library the framework needs (DT_NEEDED: error; dlopen, as TensorFlow does: warning, it falls "
-     "back to the CPU) is found nowhere the loader searches.",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.library_version_mismatch", "frameworks", "error / warning",
-     "The copy the loader would pick does not satisfy the framework's own Requires-Dist pin (e.g. "
-     "`nvidia-nccl-cu12==2.20.5` vs a system 2.18.3): error when the major differs; or is an older cuDNN "
-     "minor than the build recorded (TensorFlow `cudnn_version`).",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.library_shadowed", "frameworks", "error / warning",
-     "The loader would pick a copy from outside the environment (LD_LIBRARY_PATH before a RUNPATH, "
-     "ld.so.cache) although the environment has the nvidia-* wheel for it. Error when that copy is older "
-     "than the wheel's (the classic `undefined symbol: __nvJitLinkAddData_12_x` from an old toolkit's "
-     "nvJitLink on LD_LIBRARY_PATH).",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.mixed_cuda_majors", "frameworks", "warning",
-     "Two frameworks in one environment are built for different CUDA majors (torch cu12 beside "
-     "jax-cuda13-plugin).",
-     "test unit/frameworks/frameworks_machine_test.cpp"},
-    {"frameworks.mixed_cuda_wheels", "frameworks", "warning",
-     "One environment holds nvidia-* wheels of more than one CUDA major (nvidia-cuda-runtime-cu12 beside the "
-     "unsuffixed CUDA 13 nvidia-cuda-runtime).",
-     "test unit/render/frameworks_summary_test.cpp"},
+    {.id = "frameworks.cpu_only_build_with_gpu",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when = "A framework is a CPU-only build (torch/version.py `cuda = None` and `hip = None`, TensorFlow "
+             "`is_cuda_build: False`, `onnxruntime` without its CUDA provider, jaxlib without a jax-cuda "
+             "plugin) while the machine has an NVIDIA GPU.",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "{framework} is a CPU-only build, but this machine has {gpu}: it will run everything on the CPU",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.cuda_build_needs_newer_driver",
+     .layer = "frameworks",
+     .severity = "error / warning",
+     .when = "The CUDA a framework is built for (torch `cuda`, build_info `cuda_version`, CuPy/ONNX "
+             "Runtime/JAX plugin major) is newer than the driver's CUDA. Another major: error "
+             "(cudaErrorInsufficientDriver). Same major, newer minor: warning, it runs through minor-version "
+             "compatibility with its limits (no JIT of newer PTX); error when the driver is below the "
+             "major's MVC floor. JAX also: the driver is below the plugin's documented minimum (525 for CUDA "
+             "12, 580 for CUDA 13).",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message = "{problem}",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.ptx_jit_needed",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when = "The build has no SASS for the GPU and the driver JIT-compiles its PTX at first use (minutes; "
+             "cached in ~/.nv/ComputeCache). Architectures from libtorch_cuda.so's fatbin headers or "
+             "TensorFlow's `cuda_compute_capabilities`.",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "{framework} has no SASS for {gpu} (sm_{cc_major}{cc_minor}); the driver JIT-compiles {image} at first use: the first CUDA call takes minutes and the result is cached in ~/.nv/ComputeCache (CUDA_CACHE_MAXSIZE)",
+     .remediation =
+         "Install a build whose architecture list includes this GPU (a newer CUDA variant of the framework), or raise CUDA_CACHE_MAXSIZE so the JIT result is kept"},
+    {.id = "frameworks.no_kernel_for_gpu",
+     .layer = "frameworks",
+     .severity = "error",
+     .when =
+         R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's): "no kernel image is available for execution on the device".)",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "{framework} cannot run kernels on {gpu}: {reason}; CUDA calls fail with 'no kernel image is available for execution on the device'",
+     .remediation =
+         "Install a build that includes this architecture (or its PTX), or a driver new enough to JIT the PTX it carries"},
+    {.id = "frameworks.gpu_older_than_build",
+     .layer = "frameworks",
+     .severity = "error",
+     .when = "The GPU's compute capability is below every architecture the build carries, or below the "
+             "knowledge base's floor (JAX CUDA 12: 5.2, CUDA 13 builds: 7.5).",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message = "{problem}",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.library_not_found",
+     .layer = "frameworks",
+     .severity = "error / warning",
+     .when = "A CUDA library the framework needs (DT_NEEDED: error; dlopen, as TensorFlow does: warning, it "
+             "falls back to the CPU) is found nowhere the loader searches.",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message = "{problem}",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.library_version_mismatch",
+     .layer = "frameworks",
+     .severity = "error / warning",
+     .when = "The copy the loader would pick does not satisfy the framework's own Requires-Dist pin (e.g. "
+             "`nvidia-nccl-cu12==2.20.5` vs a system 2.18.3): error when the major differs; or is an older "
+             "cuDNN minor than the build recorded (TensorFlow `cudnn_version`).",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message = "{problem}",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.library_shadowed",
+     .layer = "frameworks",
+     .severity = "error / warning",
+     .when = "The loader would pick a copy from outside the environment (LD_LIBRARY_PATH before a RUNPATH, "
+             "ld.so.cache) although the environment has the nvidia-* wheel for it. Error when that copy is "
+             "older than the wheel's (the classic `undefined symbol: __nvJitLinkAddData_12_x` from an old "
+             "toolkit's nvJitLink on LD_LIBRARY_PATH).",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "{framework} would load {soname} {version} from {path} ({via}), not the {wheel} {wheel_version} wheel installed beside it{older}",
+     .remediation = "{remedy}"},
+    {.id = "frameworks.mixed_cuda_majors",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when = "Two frameworks in one environment are built for different CUDA majors (torch cu12 beside "
+             "jax-cuda13-plugin).",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "Frameworks in {prefix} need different CUDA majors: {frameworks}; importing both in one process loads two CUDA runtimes and whichever loads first wins for shared libraries such as cuDNN and NCCL",
+     .remediation =
+         "Install builds for one CUDA major in this environment, or keep the frameworks in separate environments"},
+    {.id = "frameworks.mixed_cuda_wheels",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when = "One environment holds nvidia-* wheels of more than one CUDA major (nvidia-cuda-runtime-cu12 "
+             "beside the unsuffixed CUDA 13 nvidia-cuda-runtime).",
+     .covered_by = "test unit/render/frameworks_summary_test.cpp",
+     .message = "{prefix} holds nvidia-* wheels for more than one CUDA major ({wheels})",
+     .remediation = "Uninstall the wheels of the CUDA major no framework in this environment is built for"},
 };
 
 // ---------------------------------------------------------------------------
@@ -82,34 +132,25 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
   for (const auto& r : frameworks_in(report)) {
     if (fw_value(report, r, "build.cpu_only") != true) continue;
     std::string name = r.fw->value("name", "");
-    Finding f;
-    f.id = "frameworks.cpu_only_build_with_gpu";
-    f.layer = "frameworks";
-    f.severity = Severity::kWarning;
-    f.message =
-        fmt::format("{} is a CPU-only build, but this machine has {}: it will run everything on the CPU",
-                    label(r), gs.front().label);
+    std::string remedy;
+    if (name == "torch")
+      remedy =
+          "Install a CUDA build of PyTorch for a CUDA version the driver supports, e.g. pip install torch --index-url https://download.pytorch.org/whl/cu126 (Linux wheels on PyPI are CUDA builds; +cpu and distribution packages are not)";
+    else if (name == "tensorflow")
+      remedy = "pip install 'tensorflow[and-cuda]' (Linux) instead of tensorflow-cpu or a CPU-only build";
+    else if (name == "onnxruntime")
+      remedy =
+          "pip uninstall onnxruntime && pip install onnxruntime-gpu (the two packages conflict when both are installed)";
+    else if (name == "jax")
+      remedy = "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580)";
+    else
+      remedy = "Install the framework's CUDA build";
+    auto f = finding("frameworks.cpu_only_build_with_gpu",
+                     {{"framework", label(r)}, {"gpu", gs.front().label}, {"remedy", remedy}});
     f.evidence.push_back(evidence_from(report, r.path + ".build.cpu_only"));
     if (present(report, r.path + ".build.cuda"))
       f.evidence.push_back(evidence_from(report, r.path + ".build.cuda"));
     f.evidence.push_back(evidence(gs.front().fact, gs.front().label, gs.front().source));
-    if (name == "torch")
-      f.remediation =
-          "Install a CUDA build of PyTorch for a CUDA version the driver supports, e.g. pip install torch "
-          "--index-url "
-          "https://download.pytorch.org/whl/cu126 (Linux wheels on PyPI are CUDA builds; +cpu and "
-          "distribution packages are not)";
-    else if (name == "tensorflow")
-      f.remediation =
-          "pip install 'tensorflow[and-cuda]' (Linux) instead of tensorflow-cpu or a CPU-only build";
-    else if (name == "onnxruntime")
-      f.remediation =
-          "pip uninstall onnxruntime && pip install onnxruntime-gpu (the two packages conflict when both are "
-          "installed)";
-    else if (name == "jax")
-      f.remediation = "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580)";
-    else
-      f.remediation = "Install the framework's CUDA build";
     f.docs.push_back(
         {"https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform"});
     out.push_back(std::move(f));
@@ -123,58 +164,51 @@ void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::
     auto b = build_cuda(report, r);
     if (!b.major) continue;
     std::string name = r.fw->value("name", "");
-    Finding f;
-    f.id = "frameworks.cuda_build_needs_newer_driver";
-    f.layer = "frameworks";
-    f.independent = true;
-    f.evidence.push_back(evidence_from(report, b.fact));
-    add_driver_evidence(f, report, d);
     std::string built = b.version ? b.version->text() : fmt::format("{}.x", *b.major);
+    Severity severity = Severity::kError;
+    std::string problem, remedy;
+    const kb::MinorVersionCompat* mvc = nullptr;
     if (*b.major > d.cuda->major()) {
-      f.severity = Severity::kError;
-      f.message = fmt::format(
-          "{} is built for CUDA {}, but the driver {} supports CUDA {} at most: CUDA calls fail with "
-          "cudaErrorInsufficientDriver (35)",
+      problem = fmt::format(
+          "{} is built for CUDA {}, but the driver {} supports CUDA {} at most: CUDA calls fail with cudaErrorInsufficientDriver (35)",
           label(r), built, describe(d), d.cuda->text());
       auto branch =
           first_branch_for_cuda(kb, b.version ? *b.version : Version::from_cuda_int(*b.major * 1000));
-      f.remediation =
-          branch
-              ? fmt::format("Install driver branch R{} or newer, or a build of {} for CUDA {}.x", *branch,
-                            name, d.cuda->major())
-              : fmt::format("Install a newer driver, or a build of {} for CUDA {}.x", name, d.cuda->major());
+      remedy = branch ? fmt::format("Install driver branch R{} or newer, or a build of {} for CUDA {}.x",
+                                    *branch, name, d.cuda->major())
+                      : fmt::format("Install a newer driver, or a build of {} for CUDA {}.x", name,
+                                    d.cuda->major());
     } else if (b.version && *b.version > *d.cuda) {
       // Same major: minor-version compatibility runs it when the driver is at
       // least the major's MVC floor, with the limits MVC has.
-      const auto* mvc = kb.mvc_for_major(b.version->major());
+      mvc = kb.mvc_for_major(b.version->major());
       auto floor = mvc ? mvc->min_for("linux", *b.version) : std::nullopt;
       if (floor && d.version && *d.version < *floor) {
-        f.severity = Severity::kError;
-        f.message = fmt::format(
-            "{} is built for CUDA {}; the driver {} is below CUDA {}.x's minor-version-compatibility floor "
-            "{}",
+        problem = fmt::format(
+            "{} is built for CUDA {}; the driver {} is below CUDA {}.x's minor-version-compatibility floor {}",
             label(r), built, describe(d), b.version->major(), floor->text());
       } else {
-        f.severity = Severity::kWarning;
-        f.message = fmt::format(
-            "{} is built for CUDA {}, newer than the driver's CUDA {}: it runs through minor-version "
-            "compatibility, where PTX "
-            "compiled by the newer toolkit cannot be JIT-compiled (CUDA_ERROR_UNSUPPORTED_PTX_VERSION) and "
-            "APIs added after "
-            "CUDA {} fail",
+        severity = Severity::kWarning;
+        problem = fmt::format(
+            "{} is built for CUDA {}, newer than the driver's CUDA {}: it runs through minor-version compatibility, where PTX compiled by the newer toolkit cannot be JIT-compiled (CUDA_ERROR_UNSUPPORTED_PTX_VERSION) and APIs added after CUDA {} fail",
             label(r), built, d.cuda->text(), d.cuda->text());
       }
       auto branch = first_branch_for_cuda(kb, *b.version);
-      f.remediation =
-          branch ? fmt::format(
-                       "Install driver branch R{} or newer (CUDA {}), or a {} build for CUDA {} or older",
-                       *branch, built, name, d.cuda->text())
-                 : fmt::format("Install a newer driver, or a {} build for CUDA {} or older", name,
-                               d.cuda->text());
-      if (mvc) add_docs(f, *mvc);
+      remedy = branch
+                   ? fmt::format(
+                         "Install driver branch R{} or newer (CUDA {}), or a {} build for CUDA {} or older",
+                         *branch, built, name, d.cuda->text())
+                   : fmt::format("Install a newer driver, or a {} build for CUDA {} or older", name,
+                                 d.cuda->text());
     } else {
       continue;
     }
+    auto f = finding("frameworks.cuda_build_needs_newer_driver", severity,
+                     {{"problem", problem}, {"remedy", remedy}});
+    f.independent = true;
+    f.evidence.push_back(evidence_from(report, b.fact));
+    add_driver_evidence(f, report, d);
+    if (mvc) add_docs(f, *mvc);
     if (auto req = kb.driver_for_cuda(b.version ? *b.version : Version::from_cuda_int(*b.major * 1000)))
       add_docs(f, req->sources);
     out.push_back(std::move(f));
@@ -190,19 +224,17 @@ void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::
     if (!row || !row->contains("min_driver")) continue;
     auto min = Version::parse((*row)["min_driver"].get<std::string>());
     if (!min || *d.version >= *min) continue;
-    Finding f;
-    f.id = "frameworks.cuda_build_needs_newer_driver";
-    f.layer = "frameworks";
+    auto f = finding(
+        "frameworks.cuda_build_needs_newer_driver", Severity::kError,
+        {{"problem", fmt::format("{} uses CUDA {} plugins, which need driver {} or newer; this driver is {}",
+                                 label(r), *b.major, min->text(), describe(d))},
+         {"remedy", fmt::format("Install driver {} or newer, or jax[cuda12] on an older driver (>= 525)",
+                                min->text())}});
     f.independent = true;
-    f.severity = Severity::kError;
-    f.message = fmt::format("{} uses CUDA {} plugins, which need driver {} or newer; this driver is {}",
-                            label(r), *b.major, min->text(), describe(d));
     f.evidence.push_back(evidence_from(report, b.fact));
     f.evidence.push_back(
         evidence("kb:framework_matrix.jax.min_driver", min->text(), "knowledge base framework_matrix"));
     add_driver_evidence(f, report, d);
-    f.remediation =
-        fmt::format("Install driver {} or newer, or jax[cuda12] on an older driver (>= 525)", min->text());
     f.docs = kb_docs(kb, *row);
     out.push_back(std::move(f));
   }
@@ -257,43 +289,33 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
       if (!g.cc) continue;
       inspect::GpuArch dev{static_cast<int>(g.cc->major()), static_cast<int>(g.cc->minor())};
       auto v = inspect::verdict(t->entries, dev, max_isa);
-      Finding f;
-      f.layer = "frameworks";
-      f.evidence.push_back(evidence(t->fact, t->listing, "fatbin headers / build record of " + t->what));
-      f.evidence.push_back(evidence(g.fact, g.cc->text(), g.source));
       if (v.kind == inspect::VerdictKind::kNative || v.kind == inspect::VerdictKind::kNoDeviceCode) continue;
       bool older = std::all_of(t->entries.begin(), t->entries.end(),
                                [&](const inspect::FatbinEntry& e) { return inspect::cc_less(dev, e.arch); });
+      Finding f;
       if (v.kind == inspect::VerdictKind::kJit) {
-        f.id = "frameworks.ptx_jit_needed";
-        f.severity = Severity::kWarning;
-        f.message = fmt::format(
-            "{} has no SASS for {} (sm_{}{}); the driver JIT-compiles {} at first use: the first CUDA call "
-            "takes minutes and "
-            "the result is cached in ~/.nv/ComputeCache (CUDA_CACHE_MAXSIZE)",
-            label(r), g.label, g.cc->major(), g.cc->minor(), v.image);
-        f.remediation =
-            "Install a build whose architecture list includes this GPU (a newer CUDA variant of the "
-            "framework), or "
-            "raise CUDA_CACHE_MAXSIZE so the JIT result is kept";
-      } else {
-        f.id = older ? "frameworks.gpu_older_than_build" : "frameworks.no_kernel_for_gpu";
-        f.severity = Severity::kError;
+        f = finding("frameworks.ptx_jit_needed", {{"framework", label(r)},
+                                                  {"gpu", g.label},
+                                                  {"cc_major", g.cc->major()},
+                                                  {"cc_minor", g.cc->minor()},
+                                                  {"image", v.image}});
+      } else if (older) {
+        f = finding(
+            "frameworks.gpu_older_than_build",
+            {{"problem",
+              fmt::format(
+                  "{} cannot run kernels on {}: {}; CUDA calls fail with 'no kernel image is available for execution on the device'",
+                  label(r), g.label, v.reason)},
+             {"remedy",
+              "This GPU is older than every architecture the build targets: install a build for an older CUDA variant that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from source with TORCH_CUDA_ARCH_LIST including it"}});
         f.independent = true;
-        f.message = fmt::format(
-            "{} cannot run kernels on {}: {}; CUDA calls fail with 'no kernel image is available for "
-            "execution on the device'",
-            label(r), g.label, v.reason);
-        f.remediation =
-            older
-                ? "This GPU is older than every architecture the build targets: install a build for an older "
-                  "CUDA variant that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from "
-                  "source "
-                  "with TORCH_CUDA_ARCH_LIST including it"
-                : "Install a build that includes this architecture (or its PTX), or a driver new enough to "
-                  "JIT "
-                  "the PTX it carries";
+      } else {
+        f = finding("frameworks.no_kernel_for_gpu",
+                    {{"framework", label(r)}, {"gpu", g.label}, {"reason", v.reason}});
+        f.independent = true;
       }
+      f.evidence.push_back(evidence(t->fact, t->listing, "fatbin headers / build record of " + t->what));
+      f.evidence.push_back(evidence(g.fact, g.cc->text(), g.source));
       f.docs.push_back(
           {"https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
            "Binary Compatibility; Application Compatibility"});
@@ -312,18 +334,16 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
     auto min = Version::parse((*row)["min_cc"].get<std::string>());
     for (const auto& g : gs) {
       if (!g.cc || !min || *g.cc >= *min) continue;
-      Finding f;
-      f.id = "frameworks.gpu_older_than_build";
-      f.layer = "frameworks";
-      f.severity = Severity::kError;
+      auto f = finding(
+          "frameworks.gpu_older_than_build",
+          {{"problem",
+            fmt::format("{} is built with CUDA {}, which supports compute capability {} and newer; {} is {}",
+                        label(r), *b.major, min->text(), g.label, g.cc->text())},
+           {"remedy",
+            fmt::format("Use a CUDA {} build of {} for this GPU", *b.major - 1, r.fw->value("name", ""))}});
       f.independent = true;
-      f.message =
-          fmt::format("{} is built with CUDA {}, which supports compute capability {} and newer; {} is {}",
-                      label(r), *b.major, min->text(), g.label, g.cc->text());
       f.evidence.push_back(evidence_from(report, b.fact));
       f.evidence.push_back(evidence(g.fact, g.cc->text(), g.source));
-      f.remediation =
-          fmt::format("Use a CUDA {} build of {} for this GPU", *b.major - 1, r.fw->value("name", ""));
       f.docs = kb_docs(kb, *row);
       out.push_back(std::move(f));
     }

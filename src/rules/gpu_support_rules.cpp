@@ -13,12 +13,23 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"kernel_driver.gpu_unsupported_by_driver", "kernel_driver", "error",
-     "the driver's branch is newer than the architecture's last branch (Kepler on R535)",
-     "scenario tesla-k80-on-r535"},
-    {"kernel_driver.gpu_too_new_for_driver", "kernel_driver", "error",
-     "the driver's CUDA version is older than the first CUDA that targets the GPU (RTX 5090 on R535)",
-     "scenario cuda124-on-r470-needs-newer-driver"},
+    {.id = "kernel_driver.gpu_unsupported_by_driver",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "the driver's branch is newer than the architecture's last branch (Kepler on R535)",
+     .covered_by = "scenario tesla-k80-on-r535",
+     .message =
+         "{gpu} ({arch}, {sm}) is not supported by driver {driver}: the last driver branch for {arch} GPUs is R{last_branch}.",
+     .remediation =
+         "Install an R{last_branch} driver (the legacy branch for {arch}), or move the workload to a newer GPU."},
+    {.id = "kernel_driver.gpu_too_new_for_driver",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "the driver's CUDA version is older than the first CUDA that targets the GPU (RTX 5090 on R535)",
+     .covered_by = "scenario cuda124-on-r470-needs-newer-driver",
+     .message =
+         "{gpu} ({arch}, {sm}) needs a driver that supports CUDA {first_cuda} or later; driver {driver} supports CUDA {driver_cuda}.",
+     .remediation = "{remedy}"},
 };
 
 void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
@@ -28,13 +39,11 @@ void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fi
     if (!g.arch) continue;
     const auto& a = *g.arch;
     if (a.last_driver_branch && branch_of(*driver.version) > *a.last_driver_branch) {
-      auto f = make_finding(
-          "kernel_driver.gpu_unsupported_by_driver", "kernel_driver", Severity::kError,
-          fmt::format("{} ({}, {}) is not supported by driver {}: the last driver branch for {} GPUs is R{}.",
-                      g.label, a.name, a.sm, driver.version->text(), a.name, *a.last_driver_branch),
-          fmt::format(
-              "Install an R{} driver (the legacy branch for {}), or move the workload to a newer GPU.",
-              *a.last_driver_branch, a.name));
+      auto f = finding("kernel_driver.gpu_unsupported_by_driver", {{"gpu", g.label},
+                                                                   {"arch", a.name},
+                                                                   {"sm", a.sm},
+                                                                   {"driver", driver.version->text()},
+                                                                   {"last_branch", *a.last_driver_branch}});
       add_driver_evidence(f, report, driver);
       f.evidence.push_back(evidence(g.fact, g.label, g.source));
       f.evidence.push_back(evidence("kb.architectures." + a.sm + ".last_driver_branch", *a.last_driver_branch,
@@ -48,13 +57,16 @@ void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fi
     auto first = a.first_cuda ? a.first_cuda : a.first_cuda_at_most;
     if (first && driver.cuda && *driver.cuda < Version::from_cuda_int(first->to_cuda_int())) {
       auto branch = first_branch_for_cuda(kb, *first);
-      auto f = make_finding(
-          "kernel_driver.gpu_too_new_for_driver", "kernel_driver", Severity::kError,
-          fmt::format(
-              "{} ({}, {}) needs a driver that supports CUDA {} or later; driver {} supports CUDA {}.",
-              g.label, a.name, a.sm, first->text(), driver.version->text(), driver.cuda->text()),
-          branch ? fmt::format("Install a driver of branch R{} or newer.", *branch)
-                 : fmt::format("Install a driver that supports CUDA {}.", first->text()));
+      auto f = finding(
+          "kernel_driver.gpu_too_new_for_driver",
+          {{"gpu", g.label},
+           {"arch", a.name},
+           {"sm", a.sm},
+           {"first_cuda", first->text()},
+           {"driver", driver.version->text()},
+           {"driver_cuda", driver.cuda->text()},
+           {"remedy", branch ? fmt::format("Install a driver of branch R{} or newer.", *branch)
+                             : fmt::format("Install a driver that supports CUDA {}.", first->text())}});
       add_driver_evidence(f, report, driver);
       f.evidence.push_back(evidence(g.fact, g.label, g.source));
       add_docs(f, a);

@@ -3,8 +3,6 @@
 // malformed, a container started without GPU access, NVIDIA_REQUIRE_*
 // conditions (nvidia_require_rules.cpp), LD_PRELOAD of CUDA libraries,
 // and on WSL2 a Linux driver's libcuda shadowing the Windows one.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 
@@ -17,20 +15,50 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"host.cuda_visible_devices_hides_all", "host", "error",
-     "`CUDA_VISIBLE_DEVICES` is empty, `-1`, `NoDevFiles`, or starts with an index beyond the GPUs present",
-     "scenario cuda-visible-devices-empty"},
-    {"host.cuda_visible_devices_malformed", "host", "warning",
-     "an entry that is not an index, `GPU-…` or `MIG-…` (CUDA ignores it and everything after it)",
-     "scenario cuda-visible-devices-malformed"},
-    {"host.container_without_gpu_access", "host", "error",
-     "in a container with no NVIDIA runtime mounts and no `/dev/nvidia*` node",
-     "scenario docker-container-without-gpu-access"},
-    {"host.ld_preload_cuda_library", "host", "warning",
-     "`LD_PRELOAD` forces a CUDA library into every process", "scenario ld-preload-libcuda"},
-    {"host.wsl_linux_driver_installed", "driver_api", "error",
-     "on WSL2 the loader picks a libcuda outside `/usr/lib/wsl/lib`",
-     "scenario wsl2-linux-driver-installed-inside-wsl"},
+    {.id = "host.cuda_visible_devices_hides_all",
+     .layer = "host",
+     .severity = "error",
+     .when = "`CUDA_VISIBLE_DEVICES` is empty, `-1`, `NoDevFiles`, or starts with an index beyond the GPUs "
+             "present",
+     .covered_by = "scenario cuda-visible-devices-empty",
+     .message = "CUDA_VISIBLE_DEVICES=\"{value}\" hides every GPU from CUDA, so cuInit reports no device.",
+     .remediation =
+         "Unset CUDA_VISIBLE_DEVICES, or set it to the indices or UUIDs of the GPUs to use (`nvidia-smi -L` lists them); schedulers (Slurm, Kubernetes) set it per job."},
+    {.id = "host.cuda_visible_devices_malformed",
+     .layer = "host",
+     .severity = "warning",
+     .when = "an entry that is not an index, `GPU-…` or `MIG-…` (CUDA ignores it and everything after it)",
+     .covered_by = "scenario cuda-visible-devices-malformed",
+     .message =
+         "CUDA_VISIBLE_DEVICES=\"{value}\": entry \"{entry}\" is not a device index, GPU-UUID or MIG-UUID; CUDA ignores it and every entry after it.",
+     .remediation =
+         "Use comma-separated indices (0,1) or UUIDs from `nvidia-smi -L`, without spaces or other text."},
+    {.id = "host.container_without_gpu_access",
+     .layer = "host",
+     .severity = "error",
+     .when = "in a container with no NVIDIA runtime mounts and no `/dev/nvidia*` node",
+     .covered_by = "scenario docker-container-without-gpu-access",
+     .message =
+         "This is a {kind} container started without GPU access: no /dev/nvidia* device nodes and no NVIDIA runtime mounts.",
+     .remediation =
+         "Start it with the NVIDIA Container Toolkit: `docker run --gpus all …` (or --runtime=nvidia), Podman with CDI (`--device nvidia.com/gpu=all`), a Kubernetes resource limit nvidia.com/gpu, or `apptainer --nv`; the image needs no driver of its own."},
+    {.id = "host.ld_preload_cuda_library",
+     .layer = "host",
+     .severity = "warning",
+     .when = "`LD_PRELOAD` forces a CUDA library into every process",
+     .covered_by = "scenario ld-preload-libcuda",
+     .message =
+         "LD_PRELOAD=\"{value}\" forces a CUDA library ({library}) into every process, ahead of the one each program would load.",
+     .remediation = "Remove it from LD_PRELOAD unless you are deliberately interposing (profilers, shims)."},
+    {.id = "host.wsl_linux_driver_installed",
+     .layer = "driver_api",
+     .severity = "error",
+     .when = "on WSL2 the loader picks a libcuda outside `/usr/lib/wsl/lib`",
+     .covered_by = "scenario wsl2-linux-driver-installed-inside-wsl",
+     .message =
+         "On WSL2 the loader picks {picked} instead of the Windows driver's /usr/lib/wsl/lib/libcuda.so.1: a Linux NVIDIA driver was installed inside WSL, which cannot work there.",
+     .remediation =
+         "Remove the Linux driver packages inside WSL (keep only the CUDA toolkit, e.g. cuda-toolkit-12-x, never cuda-drivers), run `sudo ldconfig`, and update the driver on Windows instead."},
 };
 
 constexpr const char* kCudaEnvVars =
@@ -75,13 +103,7 @@ void cuda_visible_devices(const Json& report, const kb::KnowledgeBase& kb, std::
       hides_all = true;
   }
   if (hides_all) {
-    auto f = make_finding(
-        "host.cuda_visible_devices_hides_all", "host", Severity::kError,
-        fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA, so cuInit reports no device.",
-                    *value),
-        "Unset CUDA_VISIBLE_DEVICES, or set it to the indices or UUIDs of the GPUs to use (`nvidia-smi -L` "
-        "lists "
-        "them); schedulers (Slurm, Kubernetes) set it per job.");
+    auto f = finding("host.cuda_visible_devices_hides_all", {{"value", *value}});
     f.evidence.push_back(
         evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
     add_doc(f, kCudaEnvVars, "CUDA_VISIBLE_DEVICES");
@@ -92,13 +114,7 @@ void cuda_visible_devices(const Json& report, const kb::KnowledgeBase& kb, std::
     const auto& e = entries[i];
     bool ok = all_digits(e) || e.starts_with("GPU-") || e.starts_with("MIG-");
     if (ok) continue;
-    auto f = make_finding(
-        "host.cuda_visible_devices_malformed", "host", Severity::kWarning,
-        fmt::format(
-            "CUDA_VISIBLE_DEVICES=\"{}\": entry \"{}\" is not a device index, GPU-UUID or MIG-UUID; CUDA "
-            "ignores it and every entry after it.",
-            *value, e),
-        "Use comma-separated indices (0,1) or UUIDs from `nvidia-smi -L`, without spaces or other text.");
+    auto f = finding("host.cuda_visible_devices_malformed", {{"value", *value}, {"entry", e}});
     f.evidence.push_back(
         evidence("host.environment.CUDA_VISIBLE_DEVICES", *value, "env:CUDA_VISIBLE_DEVICES"));
     add_doc(f, kCudaEnvVars, "CUDA_VISIBLE_DEVICES");
@@ -120,17 +136,7 @@ void container_gpu_access(const Json& report, const kb::KnowledgeBase& kb, std::
   auto kind = container_kind(report);
   if (!kind || is_wsl(report)) return;
   if (bool_at(report, "host.container.nvidia_runtime").value_or(false) || any_device_node(report)) return;
-  auto f = make_finding(
-      "host.container_without_gpu_access", "host", Severity::kError,
-      fmt::format(
-          "This is a {} container started without GPU access: no /dev/nvidia* device nodes and no NVIDIA "
-          "runtime mounts.",
-          *kind),
-      "Start it with the NVIDIA Container Toolkit: `docker run --gpus all …` (or --runtime=nvidia), Podman "
-      "with "
-      "CDI (`--device nvidia.com/gpu=all`), a Kubernetes resource limit nvidia.com/gpu, or `apptainer --nv`; "
-      "the "
-      "image needs no driver of its own.");
+  auto f = finding("host.container_without_gpu_access", {{"kind", *kind}});
   f.evidence.push_back(evidence_from(report, "host.container.kind"));
   f.evidence.push_back(evidence_from(report, "host.container.nvidia_runtime"));
   f.evidence.push_back(
@@ -146,12 +152,7 @@ void ld_preload(const Json& report, const kb::KnowledgeBase&, std::vector<Findin
   for (const char* lib :
        {"libcuda.so", "libcudart.so", "libnvidia-ml.so", "libcudnn", "libcublas", "libnccl"}) {
     if (value->find(lib) == std::string::npos) continue;
-    auto f = make_finding(
-        "host.ld_preload_cuda_library", "host", Severity::kWarning,
-        fmt::format("LD_PRELOAD=\"{}\" forces a CUDA library ({}) into every process, ahead of the one each "
-                    "program would load.",
-                    *value, lib),
-        "Remove it from LD_PRELOAD unless you are deliberately interposing (profilers, shims).");
+    auto f = finding("host.ld_preload_cuda_library", {{"value", *value}, {"library", lib}});
     f.evidence.push_back(evidence("host.environment.LD_PRELOAD", *value, "env:LD_PRELOAD"));
     add_doc(f, kLdSo, "LD_PRELOAD");
     out.push_back(std::move(f));
@@ -163,14 +164,7 @@ void wsl_libcuda(const Json& report, const kb::KnowledgeBase&, std::vector<Findi
   if (!is_wsl(report)) return;
   auto picked = string_at(report, "driver_api.picked");
   if (!picked || picked->starts_with("/usr/lib/wsl/")) return;
-  auto f = make_finding("host.wsl_linux_driver_installed", "driver_api", Severity::kError,
-                        fmt::format("On WSL2 the loader picks {} instead of the Windows driver's "
-                                    "/usr/lib/wsl/lib/libcuda.so.1: a Linux "
-                                    "NVIDIA driver was installed inside WSL, which cannot work there.",
-                                    *picked),
-                        "Remove the Linux driver packages inside WSL (keep only the CUDA toolkit, e.g. "
-                        "cuda-toolkit-12-x, never "
-                        "cuda-drivers), run `sudo ldconfig`, and update the driver on Windows instead.");
+  auto f = finding("host.wsl_linux_driver_installed", {{"picked", *picked}});
   f.evidence.push_back(evidence_from(report, "driver_api.picked"));
   f.evidence.push_back(evidence_from(report, "host.wsl.detected"));
   add_doc(f, kWslGuide, "Getting Started with CUDA on WSL 2");

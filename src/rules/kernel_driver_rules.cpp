@@ -15,24 +15,67 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"kernel_driver.no_gpu", "kernel_driver", "error",
-     "no NVIDIA device on the PCI bus and none answered by NVML or the driver API (not on WSL2)",
-     "scenario debian-r535-userspace-cuda13-no-gpu"},
-    {"kernel_driver.module_state_unknown", "kernel_driver", "warning",
-     R"(a GPU on the bus, `/proc/driver/nvidia/version` could not be read (Permission denied) nor `/proc/modules`: unknown, not "not loaded")",
-     "scenario proc-unreadable-module-state-unknown"},
-    {"kernel_driver.module_not_loaded", "kernel_driver", "error",
-     "a GPU on the bus, no `/proc/driver/nvidia/version`; names the kernel the module on disk was built for "
-     "when it is not the running one",
-     "scenario gpu-present-module-not-loaded"},
-    {"kernel_driver.nouveau_bound", "kernel_driver", "error", "nouveau is loaded or bound to the GPU",
-     "scenario nouveau-bound-to-gpu"},
-    {"kernel_driver.uvm_device_missing", "kernel_driver", "error", "module loaded, `/dev/nvidia-uvm` missing",
-     "scenario nvidia-uvm-device-missing"},
-    {"kernel_driver.device_node_missing", "kernel_driver", "error",
-     "module loaded, `/dev/nvidiactl` or `/dev/nvidiaN` missing", "test unit/rules/rule_cases_test.cpp"},
-    {"kernel_driver.device_node_not_accessible", "kernel_driver", "error",
-     "a required node exists but this user cannot open it read-write", "scenario device-node-not-accessible"},
+    {.id = "kernel_driver.no_gpu",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "no NVIDIA device on the PCI bus and none answered by NVML or the driver API (not on WSL2)",
+     .covered_by = "scenario debian-r535-userspace-cuda13-no-gpu",
+     .message = "{situation}",
+     .remediation =
+         "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a container, start it with the NVIDIA runtime (docker run --gpus all, Kubernetes resource nvidia.com/gpu, apptainer --nv). `lspci -d 10de:` on the host shows whether it has one."},
+    {.id = "kernel_driver.module_state_unknown",
+     .layer = "kernel_driver",
+     .severity = "warning",
+     .when =
+         R"(a GPU on the bus, `/proc/driver/nvidia/version` could not be read (Permission denied) nor `/proc/modules`: unknown, not "not loaded")",
+     .covered_by = "scenario proc-unreadable-module-state-unknown",
+     .message =
+         "{gpu} is on the PCI bus, but whether the NVIDIA kernel module is loaded is unknown: cudiag could not read /proc/driver/nvidia/version ({error}) nor /proc/modules.",
+     .remediation =
+         "Run cudiag as a user who can read /proc/driver/nvidia/version and /proc/modules (hidepid or an LSM may hide them), or check with `lsmod | grep nvidia` and `cat /proc/driver/nvidia/version`."},
+    {.id = "kernel_driver.module_not_loaded",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "a GPU on the bus, no `/proc/driver/nvidia/version`; names the kernel the module on disk was "
+             "built for when it is not the running one",
+     .covered_by = "scenario gpu-present-module-not-loaded",
+     .message =
+         "{gpu} is on the PCI bus but the NVIDIA kernel module is not loaded (no /proc/driver/nvidia/version){why}.",
+     .remediation = "{remedy}"},
+    {.id = "kernel_driver.nouveau_bound",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "nouveau is loaded or bound to the GPU",
+     .covered_by = "scenario nouveau-bound-to-gpu",
+     .message =
+         "{gpu} is driven by nouveau, the open-source driver, so the NVIDIA kernel module cannot bind to it.",
+     .remediation =
+         "Blacklist nouveau (/etc/modprobe.d/blacklist-nouveau.conf: `blacklist nouveau` and `options nouveau modeset=0`), rebuild the initramfs (update-initramfs -u or dracut --force), reboot, then install or load the NVIDIA driver."},
+    {.id = "kernel_driver.uvm_device_missing",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "module loaded, `/dev/nvidia-uvm` missing",
+     .covered_by = "scenario nvidia-uvm-device-missing",
+     .message =
+         "The NVIDIA kernel module is loaded but {nodes} {are} missing; CUDA needs /dev/nvidia-uvm for memory management, so cuInit fails (often CUDA_ERROR_UNKNOWN, 999).",
+     .remediation =
+         "Load the UVM module and create its node: `sudo modprobe nvidia-uvm` then `sudo nvidia-modprobe -u -c=0` (or run any CUDA program once as root); in a container, pass /dev/nvidia-uvm through (the NVIDIA runtime does)."},
+    {.id = "kernel_driver.device_node_missing",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "module loaded, `/dev/nvidiactl` or `/dev/nvidiaN` missing",
+     .covered_by = "test unit/rules/rule_cases_test.cpp",
+     .message = "The NVIDIA kernel module is loaded but {nodes} {are} missing.",
+     .remediation =
+         "Create the nodes with `sudo nvidia-modprobe -c=0 …` (or nvidia-smi as root); in a container, start it with the NVIDIA runtime so the nodes are passed through."},
+    {.id = "kernel_driver.device_node_not_accessible",
+     .layer = "kernel_driver",
+     .severity = "error",
+     .when = "a required node exists but this user cannot open it read-write",
+     .covered_by = "scenario device-node-not-accessible",
+     .message = "This user cannot open {nodes} for reading and writing, so CUDA cannot use the GPU.",
+     .remediation =
+         "Add the user to the group that owns the nodes (`ls -l /dev/nvidia*`, usually video or render) and log in again, or fix the udev rule / NVreg_DeviceFileMode that sets their mode."},
 };
 
 constexpr const char* kInstallGuide = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html";
@@ -89,18 +132,14 @@ void no_gpu(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding
   const Json& pci = fact_at(report, "kernel_driver.pci_devices");
   if (!pci.is_array() || !gpus(report, kb).empty() || any_gpu_answered_by_a_library(report)) return;
   bool loaded = module_loaded(report);
-  auto f = make_finding(
-      "kernel_driver.no_gpu", "kernel_driver", Severity::kError,
-      loaded ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor "
-               "0x10de in /sys/bus/pci/devices)."
-      : !kernel_driver_collected(report)
-          ? "No NVIDIA GPU is on the PCI bus (as stated): CUDA has no device to use."
-          : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no "
-            "NVIDIA kernel module is loaded.",
-      "Run on a machine with an NVIDIA GPU: attach one to this VM or pick a GPU instance type; in a "
-      "container, start it "
-      "with the NVIDIA runtime (docker run --gpus all, Kubernetes resource nvidia.com/gpu, apptainer --nv). "
-      "`lspci -d 10de:` on the host shows whether it has one.");
+  auto f = finding(
+      "kernel_driver.no_gpu",
+      {{"situation",
+        loaded
+            ? "The NVIDIA kernel module is loaded but no NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices)."
+        : !kernel_driver_collected(report)
+            ? "No NVIDIA GPU is on the PCI bus (as stated): CUDA has no device to use."
+            : "No NVIDIA GPU is on the PCI bus (no device of vendor 0x10de in /sys/bus/pci/devices) and no NVIDIA kernel module is loaded."}});
   f.evidence.push_back(evidence("kernel_driver.pci_devices", Json(0), "file:/sys/bus/pci/devices"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
   add_doc(f, kInstallGuide, "Verify You Have a CUDA-Capable GPU");
@@ -126,13 +165,7 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
   // /proc/modules, when it could be read, settles it.
   auto unreadable = version_unreadable_because(report);
   if (!unreadable.empty() && !bool_at(report, "kernel_driver.modules.nvidia").has_value()) {
-    auto f = make_finding(
-        "kernel_driver.module_state_unknown", "kernel_driver", Severity::kWarning,
-        fmt::format("{} is on the PCI bus, but whether the NVIDIA kernel module is loaded is unknown: cudiag "
-                    "could not read /proc/driver/nvidia/version ({}) nor /proc/modules.",
-                    gpu, unreadable),
-        "Run cudiag as a user who can read /proc/driver/nvidia/version and /proc/modules (hidepid or an LSM "
-        "may hide them), or check with `lsmod | grep nvidia` and `cat /proc/driver/nvidia/version`.");
+    auto f = finding("kernel_driver.module_state_unknown", {{"gpu", gpu}, {"error", unreadable}});
     f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
     f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nvidia"));
     f.evidence.push_back(evidence(list.front().fact, list.front().label, list.front().source));
@@ -141,14 +174,7 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
     return;
   }
   if (nouveau_present(report, list)) {
-    auto f = make_finding(
-        "kernel_driver.nouveau_bound", "kernel_driver", Severity::kError,
-        fmt::format(
-            "{} is driven by nouveau, the open-source driver, so the NVIDIA kernel module cannot bind to it.",
-            gpu),
-        "Blacklist nouveau (/etc/modprobe.d/blacklist-nouveau.conf: `blacklist nouveau` and "
-        "`options nouveau modeset=0`), rebuild the initramfs (update-initramfs -u or dracut --force), "
-        "reboot, then install or load the NVIDIA driver.");
+    auto f = finding("kernel_driver.nouveau_bound", {{"gpu", gpu}});
     f.evidence.push_back(evidence_from(report, "kernel_driver.modules.nouveau"));
     f.evidence.push_back(
         evidence(list.front().fact + ".bound_driver", list.front().bound_driver, list.front().source));
@@ -162,29 +188,19 @@ void module_not_loaded(const Json& report, const kb::KnowledgeBase& kb, std::vec
   std::string remedy;
   if (!why.empty()) {
     remedy =
-        "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname -r) "
-        "installed) or boot the kernel it was built for, then `sudo modprobe nvidia`.";
+        "Rebuild the module for the running kernel (`sudo dkms autoinstall` with linux-headers-$(uname -r) installed) or boot the kernel it was built for, then `sudo modprobe nvidia`.";
   } else if (secure_boot == "enabled") {
     remedy =
-        "Secure Boot is on, so the kernel loads only signed modules (`sudo modprobe nvidia` fails with \"Key "
-        "was "
-        "rejected by service\"): install the distribution's signed NVIDIA modules (Ubuntu: "
-        "linux-modules-nvidia-<branch>-$(uname -r)), or enroll the DKMS signing key (`sudo mokutil --import "
-        "/var/lib/dkms/mok.pub`, then reboot and confirm it in the MOK manager), or turn Secure Boot off in "
-        "the firmware; then `sudo modprobe nvidia`.";
+        "Secure Boot is on, so the kernel loads only signed modules (`sudo modprobe nvidia` fails with \"Key was rejected by service\"): install the distribution's signed NVIDIA modules (Ubuntu: linux-modules-nvidia-<branch>-$(uname -r)), or enroll the DKMS signing key (`sudo mokutil --import /var/lib/dkms/mok.pub`, then reboot and confirm it in the MOK manager), or turn Secure Boot off in the firmware; then `sudo modprobe nvidia`.";
   } else {
     remedy = fmt::format(
-        "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is "
-        "installed, install one (the CUDA installation guide's driver section){}.",
+        "Load it (`sudo modprobe nvidia`) and read `dmesg | grep -i nvrm` if that fails; if no driver is installed, install one (the CUDA installation guide's driver section){}.",
         secure_boot == "disabled" || secure_boot == "not_efi"
             ? ""
             : "; with Secure Boot on, the module must be signed (`mokutil --sb-state` says)");
   }
-  auto f = make_finding("kernel_driver.module_not_loaded", "kernel_driver", Severity::kError,
-                        fmt::format("{} is on the PCI bus but the NVIDIA kernel module is not loaded (no "
-                                    "/proc/driver/nvidia/version){}.",
-                                    gpu, why.empty() ? "" : ": " + why),
-                        remedy);
+  auto f = finding("kernel_driver.module_not_loaded",
+                   {{"gpu", gpu}, {"why", why.empty() ? "" : ": " + why}, {"remedy", remedy}});
   if (why.empty() && (secure_boot == "enabled" || secure_boot == "disabled" || secure_boot == "not_efi"))
     f.evidence.push_back(evidence_from(report, "boot.secure_boot"));
   f.evidence.push_back(evidence_from(report, "kernel_driver.version"));
@@ -228,20 +244,8 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
     bool uvm = std::find(missing.begin(), missing.end(), "/dev/nvidia-uvm") != missing.end();
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    auto f = make_finding(uvm ? "kernel_driver.uvm_device_missing" : "kernel_driver.device_node_missing",
-                          "kernel_driver", Severity::kError,
-                          fmt::format("The NVIDIA kernel module is loaded but {} {} missing{}.", list,
-                                      missing.size() == 1 ? "is" : "are",
-                                      uvm ? "; CUDA needs /dev/nvidia-uvm for memory management, so cuInit "
-                                            "fails (often CUDA_ERROR_UNKNOWN, 999)"
-                                          : ""),
-                          uvm ? "Load the UVM module and create its node: `sudo modprobe nvidia-uvm` then "
-                                "`sudo nvidia-modprobe -u -c=0` (or run "
-                                "any CUDA program once as root); in a container, pass /dev/nvidia-uvm "
-                                "through (the NVIDIA runtime does)."
-                              : "Create the nodes with `sudo nvidia-modprobe -c=0 …` (or nvidia-smi as "
-                                "root); in a container, start it with the NVIDIA "
-                                "runtime so the nodes are passed through.");
+    auto f = finding(uvm ? "kernel_driver.uvm_device_missing" : "kernel_driver.device_node_missing",
+                     {{"nodes", list}, {"are", missing.size() == 1 ? "is" : "are"}});
     f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
     add_doc(f, kInstallGuide, "Device Node Verification");
     out.push_back(std::move(f));
@@ -249,12 +253,7 @@ void device_nodes(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
   if (!inaccessible.empty()) {
     std::string list;
     for (const auto& m : inaccessible) list += (list.empty() ? "" : ", ") + m;
-    auto f = make_finding(
-        "kernel_driver.device_node_not_accessible", "kernel_driver", Severity::kError,
-        fmt::format("This user cannot open {} for reading and writing, so CUDA cannot use the GPU.", list),
-        "Add the user to the group that owns the nodes (`ls -l /dev/nvidia*`, usually video or render) and "
-        "log in "
-        "again, or fix the udev rule / NVreg_DeviceFileMode that sets their mode.");
+    auto f = finding("kernel_driver.device_node_not_accessible", {{"nodes", list}});
     f.evidence.push_back(evidence("kernel_driver.device_nodes", nodes, "file:/dev"));
     add_doc(f, kInstallGuide, "Device Node Verification");
     out.push_back(std::move(f));

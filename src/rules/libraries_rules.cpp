@@ -18,19 +18,39 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"cuda_runtime.ld_library_path_shadows_newer", "cuda_runtime", "warning",
-     "LD_LIBRARY_PATH makes the loader pick an older libcudart of the same soname",
-     "scenario ld-library-path-puts-older-cudart-first"},
-    {"libraries.multiple_versions", "libraries", "warning",
-     "several versions of one library reachable; names the loader's pick",
-     "scenario two-cudnn-versions-reachable"},
-    {"libraries.ld_library_path_shadows_newer", "libraries", "warning",
-     "LD_LIBRARY_PATH makes the loader pick an older copy of the same soname",
-     "test unit/rules/rule_cases_test.cpp"},
-    {"libraries.need_newer_driver", "libraries", "error (independent)",
-     "libraries of a CUDA major (from their soname) the driver does not support, when no runtime of that "
-     "major already says so",
-     "scenario cuda13-libraries-on-r535"},
+    {.id = "cuda_runtime.ld_library_path_shadows_newer",
+     .layer = "cuda_runtime",
+     .severity = "warning",
+     .when = "LD_LIBRARY_PATH makes the loader pick an older libcudart of the same soname",
+     .covered_by = "scenario ld-library-path-puts-older-cudart-first",
+     .message =
+         "LD_LIBRARY_PATH puts {what} {version} ({path}) ahead of the newer {newer} ({newer_path}); programs load the older one.",
+     .remediation = "Remove {dir} from LD_LIBRARY_PATH (or put the newer toolkit's directory first)."},
+    {.id = "libraries.multiple_versions",
+     .layer = "libraries",
+     .severity = "warning",
+     .when = "several versions of one library reachable; names the loader's pick",
+     .covered_by = "scenario two-cudnn-versions-reachable",
+     .message =
+         "Several {library} versions are reachable ({versions}); a program without RPATH loads {picked}.",
+     .remediation =
+         "Keep one {library} per CUDA major on the loader path; frameworks that bundle their own (pip wheels) find theirs through RPATH, so remove stray copies from LD_LIBRARY_PATH."},
+    {.id = "libraries.ld_library_path_shadows_newer",
+     .layer = "libraries",
+     .severity = "warning",
+     .when = "LD_LIBRARY_PATH makes the loader pick an older copy of the same soname",
+     .covered_by = "test unit/rules/rule_cases_test.cpp",
+     .message =
+         "LD_LIBRARY_PATH puts {what} {version} ({path}) ahead of the newer {newer} ({newer_path}); programs load the older one.",
+     .remediation = "Remove {dir} from LD_LIBRARY_PATH (or put the newer toolkit's directory first)."},
+    {.id = "libraries.need_newer_driver",
+     .layer = "libraries",
+     .severity = "error (independent)",
+     .when = "libraries of a CUDA major (from their soname) the driver does not support, when no runtime of "
+             "that major already says so",
+     .covered_by = "scenario cuda13-libraries-on-r535",
+     .message = "CUDA {major} libraries ({libraries}) need {minimum}; the installed driver is {driver}.",
+     .remediation = "{remedy}"},
 };
 
 constexpr const char* kLdSo = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
@@ -81,13 +101,13 @@ void shadowed(const Json& instances, const std::string& fact, const std::string&
       if (&other == &picked || soname_of(file_of(other.value("path", ""))) != psoname) continue;
       auto ov = instance_version(other);
       if (!ov || !(*ov > *pv)) continue;
-      auto f = make_finding(
-          layer + ".ld_library_path_shadows_newer", layer, Severity::kWarning,
-          fmt::format(
-              "LD_LIBRARY_PATH puts {} {} ({}) ahead of the newer {} ({}); programs load the older one.",
-              what, pv->text(), picked.value("real_path", ""), ov->text(), other.value("real_path", "")),
-          fmt::format("Remove {} from LD_LIBRARY_PATH (or put the newer toolkit's directory first).",
-                      dir_of(picked.value("path", ""))));
+      auto f =
+          finding(layer + ".ld_library_path_shadows_newer", {{"what", what},
+                                                             {"version", pv->text()},
+                                                             {"path", picked.value("real_path", "")},
+                                                             {"newer", ov->text()},
+                                                             {"newer_path", other.value("real_path", "")},
+                                                             {"dir", dir_of(picked.value("path", ""))}});
       f.evidence.push_back(evidence(fact, instances, "search"));
       add_doc(f, kLdSo, "Search order: LD_LIBRARY_PATH before /etc/ld.so.cache and the default paths");
       out.push_back(std::move(f));
@@ -113,14 +133,10 @@ void several_versions(const Json& report, const kb::KnowledgeBase&, std::vector<
       if (inst.value("picked_by_loader", false))
         picked += (picked.empty() ? "" : ", ") + inst.value("real_path", "");
     }
-    auto f = make_finding(
-        "libraries.multiple_versions", "libraries", Severity::kWarning,
-        fmt::format("Several {} versions are reachable ({}); a program without RPATH loads {}.", name, list,
-                    picked.empty() ? "none of them by default" : picked),
-        fmt::format(
-            "Keep one {} per CUDA major on the loader path; frameworks that bundle their own (pip wheels) "
-            "find theirs through RPATH, so remove stray copies from LD_LIBRARY_PATH.",
-            name));
+    auto f = finding("libraries.multiple_versions",
+                     {{"library", name},
+                      {"versions", list},
+                      {"picked", picked.empty() ? "none of them by default" : picked}});
     f.evidence.push_back(evidence(fact, lib["instances"], "search"));
     add_doc(f, kLdSo, "Search order of a program without RPATH");
     out.push_back(std::move(f));
@@ -167,10 +183,13 @@ void libraries_need_driver(const Json& report, const kb::KnowledgeBase& kb, std:
     if (c.verdict != RuntimeVerdict::kNeedsNewerDriver) continue;
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    auto f = make_finding("libraries.need_newer_driver", "libraries", Severity::kError,
-                          fmt::format("CUDA {} libraries ({}) need {}; the installed driver is {}.", major,
-                                      list, describe_minimum(c), describe(driver)),
-                          remedy_for_newer_driver(c, Version::from_cuda_int(major * 1000), driver, true));
+    auto f =
+        finding("libraries.need_newer_driver",
+                {{"major", major},
+                 {"libraries", list},
+                 {"minimum", describe_minimum(c)},
+                 {"driver", describe(driver)},
+                 {"remedy", remedy_for_newer_driver(c, Version::from_cuda_int(major * 1000), driver, true)}});
     f.independent = true;
     add_driver_evidence(f, report, driver);
     if (c.requirement) add_docs(f, c.requirement->sources);

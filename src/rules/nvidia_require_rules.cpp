@@ -19,25 +19,41 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"host.nvidia_require_unsatisfied", "host", "error",
-     "the image's `NVIDIA_REQUIRE_*` (or a legacy image's `CUDA_VERSION`, as `cuda>=M.m`) refused as "
-     "NVIDIA's stack decides (`src/rules/container_requirements.*`, `require_expression.cpp`, "
-     "`require_go.cpp`): libnvidia-container's lazy evaluation per selected GPU with the **host** driver's "
-     "values (a cuda-compat libcuda does not count), GPU brand from NVML / `--assume gpu_brand=` / the "
-     "product name; a malformed expression reached by the evaluation, or an unparsable legacy "
-     "`CUDA_VERSION`, is an error too. The message says which runtime path checks it on this host (legacy "
-     "hook and CSV mode do; cdi and jit-cdi, the `--runtime=nvidia` default from toolkit 1.18.0, do not) and "
-     "where the toolkit's Go evaluator would differ. Pinned by NVIDIA's own tests, ported in "
-     "`tests/container-require/`",
-     "scenario nvidia-require-csv-mode-go-evaluator"},
-    {"host.nvidia_require_undecided", "host", "info",
-     "whether the runtime accepts the requirements depends on a value cudiag does not know (typically the "
-     "GPU brand); names it and how to state it",
-     "scenario nvidia-require-cuda-satisfied-by-branch-alternative"},
-    {"host.nvidia_require_not_checked", "host", "info",
-     "`NVIDIA_VISIBLE_DEVICES` unset (non-legacy image), empty or `void` with requirements set: nothing is "
-     "checked and the container gets no GPU",
-     "scenario nvidia-require-void-devices-not-checked"},
+    {.id = "host.nvidia_require_unsatisfied",
+     .layer = "host",
+     .severity = "error",
+     .when = "the image's `NVIDIA_REQUIRE_*` (or a legacy image's `CUDA_VERSION`, as `cuda>=M.m`) refused as "
+             "NVIDIA's stack decides (`src/rules/container_requirements.*`, `require_expression.cpp`, "
+             "`require_go.cpp`): libnvidia-container's lazy evaluation per selected GPU with the **host** "
+             "driver's values (a cuda-compat libcuda does not count), GPU brand from NVML / `--assume "
+             "gpu_brand=` / the product name; a malformed expression reached by the evaluation, or an "
+             "unparsable legacy `CUDA_VERSION`, is an error too. The message says which runtime path checks "
+             "it on this host (legacy hook and CSV mode do; cdi and jit-cdi, the `--runtime=nvidia` default "
+             "from toolkit 1.18.0, do not) and where the toolkit's Go evaluator would differ. Pinned by "
+             "NVIDIA's own tests, ported in `tests/container-require/`",
+     .covered_by = "scenario nvidia-require-csv-mode-go-evaluator",
+     .message = "{problem}",
+     .remediation = "{remedy}"},
+    {.id = "host.nvidia_require_undecided",
+     .layer = "host",
+     .severity = "info",
+     .when = "whether the runtime accepts the requirements depends on a value cudiag does not know "
+             "(typically the GPU brand); names it and how to state it",
+     .covered_by = "scenario nvidia-require-cuda-satisfied-by-branch-alternative",
+     .message =
+         "Whether the NVIDIA runtime accepts {requirements} on {host} with {gpus} depends on what cudiag does not know ({unknowns}).{path}",
+     .remediation =
+         "State it to decide: `--assume gpu_brand=tesla` (or the brand `nvidia-smi -q` shows as Product Brand), `--assume gpu=<product>`, `--assume driver=<version>`."},
+    {.id = "host.nvidia_require_not_checked",
+     .layer = "host",
+     .severity = "info",
+     .when = "`NVIDIA_VISIBLE_DEVICES` unset (non-legacy image), empty or `void` with requirements set: "
+             "nothing is checked and the container gets no GPU",
+     .covered_by = "scenario nvidia-require-void-devices-not-checked",
+     .message =
+         "NVIDIA_VISIBLE_DEVICES is {devices}: the NVIDIA runtime treats this as a container without GPUs, so it checks no NVIDIA_REQUIRE_* and the container gets no GPU.",
+     .remediation =
+         "Request GPUs (`docker run --gpus all`, NVIDIA_VISIBLE_DEVICES=all, or a CDI device) if this container should use CUDA."},
 };
 
 constexpr const char* kDocs =
@@ -177,10 +193,7 @@ std::string path_sentence(const Json& report) {
     case RuntimePath::kUnknown:
       break;
   }
-  return " This is the legacy hook path's verdict (`docker --gpus`, or the runtime in legacy mode); in CDI "
-         "or "
-         "jit-cdi mode — `--runtime=nvidia` in auto mode from toolkit 1.18.0 — nothing is checked and the "
-         "container starts.";
+  return " This is the legacy hook path's verdict (`docker --gpus`, or the runtime in legacy mode); in CDI or jit-cdi mode — `--runtime=nvidia` in auto mode from toolkit 1.18.0 — nothing is checked and the container starts.";
 }
 
 bool has_requirement_source(const Json& report, const ImageEnv& env) {
@@ -210,26 +223,21 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
   if (verdict.kind == HookVerdict::Kind::kNotChecked) {
     if (in.env.contains("NVIDIA_DISABLE_REQUIRE") && go_parse_bool_true(in.env["NVIDIA_DISABLE_REQUIRE"]))
       return;
-    auto f = make_finding(
-        "host.nvidia_require_not_checked", "host", Severity::kInfo,
-        fmt::format(
-            "NVIDIA_VISIBLE_DEVICES is {}: the NVIDIA runtime treats this as a container without GPUs, "
-            "so it checks no NVIDIA_REQUIRE_* and the container gets no GPU.",
-            !in.env.contains("NVIDIA_VISIBLE_DEVICES") ? "unset"
-            : in.env["NVIDIA_VISIBLE_DEVICES"].empty() ? "empty"
-                                                       : "\"" + in.env["NVIDIA_VISIBLE_DEVICES"] + "\""),
-        "Request GPUs (`docker run --gpus all`, NVIDIA_VISIBLE_DEVICES=all, or a CDI device) if this "
-        "container "
-        "should use CUDA.");
+    auto f = finding("host.nvidia_require_not_checked",
+                     {{"devices", !in.env.contains("NVIDIA_VISIBLE_DEVICES") ? "unset"
+                                  : in.env["NVIDIA_VISIBLE_DEVICES"].empty()
+                                      ? "empty"
+                                      : "\"" + in.env["NVIDIA_VISIBLE_DEVICES"] + "\""}});
     add_common(f);
     out.push_back(std::move(f));
     return;
   }
   if (verdict.kind == HookVerdict::Kind::kRefused) {
-    auto f = make_finding(
-        "host.nvidia_require_unsatisfied", "host", Severity::kError,
-        fmt::format("The NVIDIA container hook refuses to start this image: {}.", verdict.reason),
-        "Set CUDA_VERSION to a version such as 12.4 or 12.4.1, or set NVIDIA_REQUIRE_CUDA.");
+    auto f = finding(
+        "host.nvidia_require_unsatisfied",
+        {{"problem",
+          fmt::format("The NVIDIA container hook refuses to start this image: {}.", verdict.reason)},
+         {"remedy", "Set CUDA_VERSION to a version such as 12.4 or 12.4.1, or set NVIDIA_REQUIRE_CUDA."}});
     add_common(f);
     out.push_back(std::move(f));
     return;
@@ -252,15 +260,11 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
   if (!r.decided()) {
     std::string unknowns;
     for (const auto& u : r.unknowns) unknowns += (unknowns.empty() ? "" : ", ") + u;
-    auto f = make_finding(
-        "host.nvidia_require_undecided", "host", Severity::kInfo,
-        fmt::format(
-            "Whether the NVIDIA runtime accepts {} on {} with {} depends on what cudiag does not know "
-            "({}).{}",
-            joined, in.host_text, gpus_text, unknowns.empty() ? "the host" : unknowns, path_sentence(report)),
-        "State it to decide: `--assume gpu_brand=tesla` (or the brand `nvidia-smi -q` shows as Product "
-        "Brand), "
-        "`--assume gpu=<product>`, `--assume driver=<version>`.");
+    auto f = finding("host.nvidia_require_undecided", {{"requirements", joined},
+                                                       {"host", in.host_text},
+                                                       {"gpus", gpus_text},
+                                                       {"unknowns", unknowns.empty() ? "the host" : unknowns},
+                                                       {"path", path_sentence(report)}});
     add_common(f);
     out.push_back(std::move(f));
     return;
@@ -274,22 +278,21 @@ void nvidia_require(const Json& report, const kb::KnowledgeBase& kb, std::vector
                           outcome_name(other.outcome()))
             : fmt::format(" (The toolkit's Go evaluator, used only in CSV mode on Tegra, would answer {}.)",
                           outcome_name(other.outcome()));
-  auto f = make_finding(
-      "host.nvidia_require_unsatisfied", "host", Severity::kError,
-      invalid ? fmt::format("{}: {} refuses to start this image on {} with {} (\"{}\"): a "
-                            "malformed requirement is an error, not a warning.{}{}",
-                            joined, who, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
-              : fmt::format("{} is not met by the host's {} with {}: {} refuses to start this "
-                            "image (\"{}\").{}{}",
-                            r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"",
-                            in.host_text, gpus_text, who, r.message, path_sentence(report), go_note),
-      invalid
-          ? "Fix the expression: alternatives separated by single spaces, conditions within one by commas, "
-            "each NAME OP VALUE with NAME cuda, driver, arch or brand, OP one of = != < <= > >=, and a value "
-            "of digits and dots (no v prefix, no tabs)."
-          : "Upgrade the host driver to one that meets the image's condition, or use an image built for an "
-            "older CUDA; NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility. A cuda-compat "
-            "package in the image does not count: the runtime compares against the host driver.");
+  auto f = finding(
+      "host.nvidia_require_unsatisfied",
+      {{"problem",
+        invalid
+            ? fmt::format(
+                  "{}: {} refuses to start this image on {} with {} (\"{}\"): a malformed requirement is an error, not a warning.{}{}",
+                  joined, who, in.host_text, gpus_text, r.message, path_sentence(report), go_note)
+            : fmt::format(
+                  "{} is not met by the host's {} with {}: {} refuses to start this image (\"{}\").{}{}",
+                  r.failed_requirement.empty() ? joined : "\"" + r.failed_requirement + "\"", in.host_text,
+                  gpus_text, who, r.message, path_sentence(report), go_note)},
+       {"remedy",
+        invalid
+            ? "Fix the expression: alternatives separated by single spaces, conditions within one by commas, each NAME OP VALUE with NAME cuda, driver, arch or brand, OP one of = != < <= > >=, and a value of digits and dots (no v prefix, no tabs)."
+            : "Upgrade the host driver to one that meets the image's condition, or use an image built for an older CUDA; NVIDIA_DISABLE_REQUIRE=1 skips the check but not the incompatibility. A cuda-compat package in the image does not count: the runtime compares against the host driver."}});
   add_common(f);
   add_doc(f, kChangelog, "v1.18.0: Default to jit-cdi mode in the nvidia runtime");
   out.push_back(std::move(f));

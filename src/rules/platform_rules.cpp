@@ -17,23 +17,55 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"host.wsl1_no_gpu", "host", "error",
-     "WSL 1 (stated with `--assume wsl=1`): no GPU paravirtualization at all",
-     "test unit/rules/assume_layers_test.cpp"},
-    {"host.image_needs_forward_compat", "host", "warning",
-     "an nvidia/cuda image's `NV_CUDA_COMPAT_PACKAGE` (cuda-compat-X-Y) is newer than the host driver's "
-     "CUDA: it runs only through forward compatibility (supported GPUs and branches), else 804; names the "
-     "driver the image's CUDA needs",
-     "test unit/rules/assume_layers_test.cpp"},
-    {"frameworks.tensorflow_no_gpu_on_native_windows", "frameworks", "error",
-     "TensorFlow ≥ 2.11 on native Windows (`os=windows`, not WSL): no GPU build exists",
-     "test unit/rules/assume_layers_test.cpp", "platform"},
-    {"frameworks.extension_toolkit_mismatch", "frameworks", "error",
-     R"(nvcc on PATH is another CUDA major than PyTorch's build: building a CUDA extension fails with "The detected CUDA version … mismatches")",
-     "test unit/rules/assume_layers_test.cpp", "platform"},
-    {"frameworks.cpu_only_build", "frameworks", "warning",
-     R"(a stated CPU-only framework build (`torch=…+cpu`, `jaxlib=…` without a CUDA plugin, `onnxruntime`) with no GPU known; an error when the pasted message is "not compiled with CUDA" (the signature's `confirms`))",
-     "test unit/rules/assume_layers_test.cpp", "platform"},
+    {.id = "host.wsl1_no_gpu",
+     .layer = "host",
+     .severity = "error",
+     .when = "WSL 1 (stated with `--assume wsl=1`): no GPU paravirtualization at all",
+     .covered_by = "test unit/rules/assume_layers_test.cpp",
+     .message = "This is WSL 1, which has no GPU paravirtualization: CUDA sees no device.",
+     .remediation =
+         "Convert the distribution to WSL 2 (`wsl --set-version <distro> 2` in PowerShell, `wsl -l -v` shows the version) and install the NVIDIA Windows driver; install no Linux driver inside WSL."},
+    {.id = "host.image_needs_forward_compat",
+     .layer = "host",
+     .severity = "warning",
+     .when = "an nvidia/cuda image's `NV_CUDA_COMPAT_PACKAGE` (cuda-compat-X-Y) is newer than the host "
+             "driver's CUDA: it runs only through forward compatibility (supported GPUs and branches), else "
+             "804; names the driver the image's CUDA needs",
+     .covered_by = "test unit/rules/assume_layers_test.cpp",
+     .message =
+         "The image is built for CUDA {cuda} (NV_CUDA_COMPAT_PACKAGE={package}) but the host driver {driver} supports CUDA {driver_cuda}: it runs only through the image's forward-compatibility libcuda, which works on data-center and some professional GPUs with a supported host branch; elsewhere cuInit fails with CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804).",
+     .remediation =
+         "Install {need} on the host (cudiag kb driver-for {cuda}), or use an image for CUDA {driver_cuda} or older."},
+    {.id = "frameworks.tensorflow_no_gpu_on_native_windows",
+     .layer = "frameworks",
+     .severity = "error",
+     .when = "TensorFlow ≥ 2.11 on native Windows (`os=windows`, not WSL): no GPU build exists",
+     .covered_by = "test unit/rules/assume_layers_test.cpp",
+     .message =
+         "TensorFlow {version} on native Windows has no GPU support: from 2.11 on, TensorFlow's Windows builds are CPU-only, so it lists no GPU.",
+     .remediation =
+         "Run TensorFlow in WSL 2 (pip install 'tensorflow[and-cuda]' inside the Linux distribution; the Windows driver provides the GPU), or use TensorFlow 2.10 (the last native Windows GPU release) with CUDA 11.2 and cuDNN 8.1.",
+     .group = "platform"},
+    {.id = "frameworks.extension_toolkit_mismatch",
+     .layer = "frameworks",
+     .severity = "error",
+     .when =
+         R"(nvcc on PATH is another CUDA major than PyTorch's build: building a CUDA extension fails with "The detected CUDA version … mismatches")",
+     .covered_by = "test unit/rules/assume_layers_test.cpp",
+     .message =
+         "nvcc on PATH is CUDA {toolkit} but PyTorch was built with CUDA {built}: building a CUDA extension (torch.utils.cpp_extension, setup.py of flash-attn, apex, detectron2 …) fails with \"The detected CUDA version ({toolkit}) mismatches the version that was used to compile PyTorch ({built})\".",
+     .remediation =
+         "Install CUDA toolkit {built_major}.x and point the build at it (export CUDA_HOME=/usr/local/cuda-{built_major}.{built_minor} and PATH=$CUDA_HOME/bin:$PATH), or install the PyTorch build for CUDA {toolkit_major}.x (pip install torch --index-url https://download.pytorch.org/whl/cu{toolkit_major}{toolkit_minor}).",
+     .group = "platform"},
+    {.id = "frameworks.cpu_only_build",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when =
+         R"(a stated CPU-only framework build (`torch=…+cpu`, `jaxlib=…` without a CUDA plugin, `onnxruntime`) with no GPU known; an error when the pasted message is "not compiled with CUDA" (the signature's `confirms`))",
+     .covered_by = "test unit/rules/assume_layers_test.cpp",
+     .message = "{framework} is a CPU-only build: it cannot use a GPU whatever the driver.",
+     .remediation = "{remedy}",
+     .group = "platform"},
 };
 
 constexpr const char* kTfInstall = "https://www.tensorflow.org/install/pip";
@@ -72,16 +104,7 @@ void tensorflow_on_windows(const Json& report, const kb::KnowledgeBase&, std::ve
     if (f.name != "tensorflow") continue;
     auto v = version_at(report, f.path + ".build.version");
     if (!v || *v < *Version::parse("2.11")) continue;
-    auto x = make_finding(
-        "frameworks.tensorflow_no_gpu_on_native_windows", "frameworks", Severity::kError,
-        fmt::format("TensorFlow {} on native Windows has no GPU support: from 2.11 on, TensorFlow's Windows "
-                    "builds are CPU-only, so it lists no GPU.",
-                    v->text()),
-        "Run TensorFlow in WSL 2 (pip install 'tensorflow[and-cuda]' inside the Linux distribution; the "
-        "Windows "
-        "driver provides the GPU), or use TensorFlow 2.10 (the last native Windows GPU release) with CUDA "
-        "11.2 "
-        "and cuDNN 8.1.");
+    auto x = finding("frameworks.tensorflow_no_gpu_on_native_windows", {{"version", v->text()}});
     x.evidence.push_back(evidence_from(report, f.path + ".build.version"));
     x.evidence.push_back(evidence_from(report, "host.os.id"));
     add_doc(x, kTfInstall,
@@ -93,12 +116,7 @@ void tensorflow_on_windows(const Json& report, const kb::KnowledgeBase&, std::ve
 void wsl1(const Json& report, const kb::KnowledgeBase&, std::vector<Finding>& out) {
   const Json& v = value_at(report, "host.wsl.version");
   if (!v.is_number_integer() || v.get<long>() != 1) return;
-  auto x =
-      make_finding("host.wsl1_no_gpu", "host", Severity::kError,
-                   "This is WSL 1, which has no GPU paravirtualization: CUDA sees no device.",
-                   "Convert the distribution to WSL 2 (`wsl --set-version <distro> 2` in PowerShell, "
-                   "`wsl -l -v` shows the version) and install the NVIDIA Windows driver; install no Linux "
-                   "driver inside WSL.");
+  auto x = finding("host.wsl1_no_gpu");
   x.evidence.push_back(evidence_from(report, "host.wsl.version"));
   add_doc(x, kWslGuide, "Getting Started with CUDA on WSL 2");
   out.push_back(std::move(x));
@@ -117,19 +135,12 @@ void extension_toolkit(const Json& report, const kb::KnowledgeBase&, std::vector
     if (f.name != "torch") continue;
     auto built = version_at(report, f.path + ".build.cuda");
     if (!built || built->major() == toolkit->major()) continue;
-    auto x = make_finding(
-        "frameworks.extension_toolkit_mismatch", "frameworks", Severity::kError,
-        fmt::format(
-            "nvcc on PATH is CUDA {} but PyTorch was built with CUDA {}: building a CUDA extension "
-            "(torch.utils.cpp_extension, setup.py of flash-attn, apex, detectron2 …) fails with \"The "
-            "detected CUDA version ({}) mismatches the version that was used to compile PyTorch ({})\".",
-            toolkit->text(), built->text(), toolkit->text(), built->text()),
-        fmt::format(
-            "Install CUDA toolkit {}.x and point the build at it (export CUDA_HOME=/usr/local/cuda-{}.{} "
-            "and PATH=$CUDA_HOME/bin:$PATH), or install the PyTorch build for CUDA {}.x "
-            "(pip install torch --index-url https://download.pytorch.org/whl/cu{}{}).",
-            built->major(), built->major(), built->minor(), toolkit->major(), toolkit->major(),
-            toolkit->minor()));
+    auto x = finding("frameworks.extension_toolkit_mismatch", {{"toolkit", toolkit->text()},
+                                                               {"built", built->text()},
+                                                               {"built_major", built->major()},
+                                                               {"built_minor", built->minor()},
+                                                               {"toolkit_major", toolkit->major()},
+                                                               {"toolkit_minor", toolkit->minor()}});
     x.evidence.push_back(evidence_from(report, "cuda_runtime.nvcc_on_path"));
     x.evidence.push_back(evidence_from(report, f.path + ".build.cuda"));
     add_doc(x, kCppExtension, "_check_cuda_version");
@@ -147,18 +158,13 @@ void cpu_only_stated(const Json& report, const kb::KnowledgeBase& kb, std::vecto
       continue;
     std::string fix =
         f.name == "torch"
-            ? "Install a CUDA build: pip install torch --index-url https://download.pytorch.org/whl/cu126 "
-              "(or "
-              "the cuXXX index for a CUDA the driver supports; `cudiag kb` lists them); with conda, remove "
-              "cpuonly and install pytorch-cuda"
+            ? "Install a CUDA build: pip install torch --index-url https://download.pytorch.org/whl/cu126 (or the cuXXX index for a CUDA the driver supports; `cudiag kb` lists them); with conda, remove cpuonly and install pytorch-cuda"
         : f.name == "tensorflow" ? "pip install 'tensorflow[and-cuda]' on Linux or WSL 2"
         : f.name == "jax" ? "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580)"
         : f.name == "onnxruntime"
             ? "pip uninstall onnxruntime && pip install onnxruntime-gpu (only one of them may be installed)"
             : "Install the framework's CUDA build";
-    auto x = make_finding(
-        "frameworks.cpu_only_build", "frameworks", Severity::kWarning,
-        fmt::format("{} is a CPU-only build: it cannot use a GPU whatever the driver.", f.name), fix);
+    auto x = finding("frameworks.cpu_only_build", {{"framework", f.name}, {"remedy", fix}});
     x.evidence.push_back(evidence_from(report, f.path + ".build.cpu_only"));
     add_doc(x, "https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform");
     out.push_back(std::move(x));
@@ -180,16 +186,11 @@ void image_compat_package(const Json& report, const kb::KnowledgeBase& kb, std::
   auto req = kb.driver_for_cuda(*cuda);
   std::string need = req && req->full_min ? fmt::format("driver {} or newer", req->full_min->text())
                                           : fmt::format("a driver that supports CUDA {}", cuda->text());
-  auto x = make_finding(
-      "host.image_needs_forward_compat", "host", Severity::kWarning,
-      fmt::format(
-          "The image is built for CUDA {} (NV_CUDA_COMPAT_PACKAGE={}) but the host driver {} supports "
-          "CUDA {}: it runs only through the image's forward-compatibility libcuda, which works on "
-          "data-center and some professional GPUs with a supported host branch; elsewhere cuInit fails "
-          "with CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804).",
-          cuda->text(), *pkg, describe(d), d.cuda->text()),
-      fmt::format("Install {} on the host (cudiag kb driver-for {}), or use an image for CUDA {} or older.",
-                  need, cuda->text(), d.cuda->text()));
+  auto x = finding("host.image_needs_forward_compat", {{"cuda", cuda->text()},
+                                                       {"package", *pkg},
+                                                       {"driver", describe(d)},
+                                                       {"driver_cuda", d.cuda->text()},
+                                                       {"need", need}});
   x.evidence.push_back(
       evidence("host.environment.NV_CUDA_COMPAT_PACKAGE", *pkg, "env:NV_CUDA_COMPAT_PACKAGE"));
   add_driver_evidence(x, report, d);

@@ -16,12 +16,17 @@ namespace {
 
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
-    {"requirement.unsatisfied", "*", "error (independent)",
-     "in the layer of its key (`driver` → kernel_driver, `torch.cuda` → frameworks, …): a `--require KEY OP "
-     "VERSION` the stack does not meet, or whose key the report lacks (`src/rules/requirement_rules.cpp` "
-     "over the report's `requirements`); marked independent, so it is never a consequence of an earlier "
-     "failure",
-     "test unit/workflow/workflow_commands_test.cpp"},
+    {.id = "requirement.unsatisfied",
+     .layer = "*",
+     .severity = "error (independent)",
+     .when = "in the layer of its key (`driver` → kernel_driver, `torch.cuda` → frameworks, …): a `--require "
+             "KEY OP VERSION` the stack does not meet, or whose key the report lacks "
+             "(`src/rules/requirement_rules.cpp` over the report's `requirements`); marked independent, so "
+             "it is never a consequence of an earlier failure",
+     .covered_by = "test unit/workflow/workflow_commands_test.cpp",
+     .message = "The requirement {requirement} is not met: {why}.",
+     .remediation =
+         "Change the {layer} layer so that {requirement} holds, or change the requirement (--require) if the machine is right."},
 };
 
 std::string text(const Json& obj, const char* key) {
@@ -40,12 +45,9 @@ void requirements(const Json& report, const kb::KnowledgeBase&, std::vector<Find
     // those, and still does not.
     if (std::find(layers.begin(), layers.end(), layer) == layers.end()) continue;
     auto requirement = text(r, "requirement");
-    auto f = make_finding(
-        "requirement.unsatisfied", layer, Severity::kError,
-        fmt::format("The requirement {} is not met: {}.", requirement, sentence_body(text(r, "message"))),
-        fmt::format("Change the {} layer so that {} holds, or change the requirement "
-                    "(--require) if the machine is right.",
-                    layer, requirement));
+    auto f =
+        finding("requirement.unsatisfied", layer, Severity::kError,
+                {{"requirement", requirement}, {"why", sentence_body(text(r, "message"))}, {"layer", layer}});
     // A gate the user asked for stands on its own, whatever failed before it.
     f.independent = true;
     f.evidence.push_back(evidence(fmt::format("requirements[{}]", i),

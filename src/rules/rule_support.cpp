@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <stdexcept>
 
 namespace cudiag::rules {
 
@@ -82,15 +83,50 @@ std::optional<long> first_branch_for_cuda(const kb::KnowledgeBase& kb, const Ver
   return std::nullopt;
 }
 
-Finding make_finding(std::string id, std::string layer, Severity severity, std::string message,
-                     std::string remediation) {
+namespace {
+
+Finding finding_of(const std::string& id, std::string layer, std::optional<Severity> severity,
+                   const std::vector<TemplateArg>& args) {
+  const RuleSpec* spec = rule_spec(id);
+  if (spec == nullptr) throw std::logic_error("finding " + id + ": no rules table declares it");
+  auto allowed = declared_severities(*spec);
+  if (!severity) {
+    if (allowed.size() != 1)
+      throw std::logic_error("finding " + id + ": its table allows " + spec->severity + ", so pass one");
+    for (auto s : {Severity::kError, Severity::kWarning, Severity::kInfo})
+      if (allowed[0] == severity_name(s)) severity = s;
+  }
+  if (!severity || std::find(allowed.begin(), allowed.end(), severity_name(*severity)) == allowed.end())
+    throw std::logic_error("finding " + id + ": severity not among " + spec->severity);
+  if (layer.empty() == (spec->layer == "*"))
+    throw std::logic_error("finding " + id + ": pass a layer exactly when its table says \"*\"");
   Finding f;
-  f.id = std::move(id);
-  f.layer = std::move(layer);
-  f.severity = severity;
-  f.message = std::move(message);
-  f.remediation = std::move(remediation);
+  f.id = id;
+  f.layer = layer.empty() ? spec->layer : std::move(layer);
+  f.severity = *severity;
+  std::vector<bool> used;
+  f.message = format_template(spec->message, args, &used);
+  std::vector<bool> used_too;
+  f.remediation = format_template(spec->remediation, args, &used_too);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!used[i] && !used_too[i])
+      throw std::logic_error("finding " + id + ": no template uses {" + std::string(args[i].name) + "}");
+  }
   return f;
+}
+
+}  // namespace
+
+Finding finding(const std::string& id, std::vector<TemplateArg> args) {
+  return finding_of(id, "", std::nullopt, args);
+}
+
+Finding finding(const std::string& id, Severity severity, std::vector<TemplateArg> args) {
+  return finding_of(id, "", severity, args);
+}
+
+Finding finding(const std::string& id, std::string layer, Severity severity, std::vector<TemplateArg> args) {
+  return finding_of(id, std::move(layer), severity, args);
 }
 
 void add_doc(Finding& f, std::string url, std::string section) {

@@ -14,6 +14,7 @@
 #include "model/gpus.h"
 #include "model/host_driver.h"
 #include "rules/finding.h"
+#include "rules/rule_table.h"
 
 namespace cudiag::rules {
 
@@ -61,9 +62,17 @@ std::string file_of(const std::string& path);
 // "libcublas.so.12.4.5.8" -> 12 (the soname's major), nullopt if the name has none.
 std::optional<long> soname_major(const std::string& file_name);
 
-// A finding with its fixed parts; evidence and docs are added by the rule.
-Finding make_finding(std::string id, std::string layer, Severity severity, std::string message,
-                     std::string remediation);
+// The finding `id` as its rules table declares it (rules/rule_table.h): its layer, its severity, and its
+// message and remediation templates filled with `args`; evidence and docs are added by the rule.
+//   Finding f = finding("nvml.init_failed", {{"call", init->describe()}, {"meaning", meaning}});
+// The severity argument is for an id whose table allows several ("error / warning") and must be one of
+// them; the layer argument for one whose table says "*". A template placeholder that `args` does not
+// fill, or an arg that neither template uses, is a programming error: std::logic_error, in every build
+// (rule_table_test checks every call in src/ against its templates, so none reaches a user).
+Finding finding(const std::string& id, std::vector<TemplateArg> args = {});
+Finding finding(const std::string& id, Severity severity, std::vector<TemplateArg> args = {});
+Finding finding(const std::string& id, std::string layer, Severity severity,
+                std::vector<TemplateArg> args = {});
 void add_doc(Finding& f, std::string url, std::string section);
 
 // The outcome code of an API-call fact at `path` when the call did not

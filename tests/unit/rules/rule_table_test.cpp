@@ -18,6 +18,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
+#include "rules/rule_support.h"
 
 namespace cudiag {
 namespace {
@@ -41,16 +43,8 @@ std::string read_text(const fs::path& p) {
 
 // "error (independent) / warning" -> {"error", "warning"}
 std::set<std::string> severities_of(const RuleSpec& s) {
-  std::string text = std::regex_replace(s.severity, std::regex(R"(\([^)]*\))"), "");
-  std::set<std::string> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, '/')) {
-    part.erase(0, part.find_first_not_of(' '));
-    part.erase(part.find_last_not_of(' ') + 1);
-    if (!part.empty()) out.insert(part);
-  }
-  return out;
+  auto list = declared_severities(s);
+  return {list.begin(), list.end()};
 }
 
 std::string covered_cell(const std::string& covered_by) {
@@ -59,14 +53,20 @@ std::string covered_cell(const std::string& covered_by) {
   return "none yet";
 }
 
+// A template as a Markdown code span (templates hold single backticks, so the span uses two).
+std::string code_span(const std::string& text) { return "`` " + text + " ``"; }
+
 std::string table_markdown(const std::vector<RuleSpec>& specs, const std::string& group) {
   std::string out = "| id | layer | severity | when | covered by |\n|---|---|---|---|---|\n";
+  std::string templates;
   for (const auto& s : specs) {
     if (s.group != group) continue;
     out += "| `" + s.id + "` | " + (s.layer == "*" ? "see when" : s.layer) + " | " + s.severity + " | " +
            s.when + " | " + covered_cell(s.covered_by) + " |\n";
+    templates += "\n- `" + s.id + "`\n  - message: " + code_span(s.message) +
+                 "\n  - remediation: " + code_span(s.remediation) + "\n";
   }
-  return out;
+  return out + "\nMessages and remediations (`{name}` is a value the rule fills in):\n" + templates;
 }
 
 // docs/rules.md with every "<!-- rules table GROUP ... -->" block regenerated; `groups` gets the groups seen.
@@ -137,32 +137,172 @@ TEST(RuleTable, IdsAreUniqueAndWellFormed) {
   }
 }
 
-// Every finding id the code in src/ can emit: the first argument of make_finding, an `.id =` assignment,
-// and `layer + ".suffix"` (one rule, two layers).
-TEST(RuleTable, EveryIdEmittedInSrcIsDeclared) {
-  static const std::regex kLiteral(R"((?:make_finding\(\s*|\.id\s*=\s*)\"([a-z_]+\.[a-z0-9_]+)\")");
-  static const std::regex kSuffix(R"(make_finding\(\s*\w+\s*\+\s*\"\.([a-z0-9_]+)\")");
+// Every finding() call in src/rules/ (the only place findings are made): the text of its arguments, with the
+// file it is in.
+struct Call {
+  std::string file;
+  std::string args;
+};
+
+std::vector<Call> finding_calls() {
+  static const std::regex kCall(R"(\bfinding\()");
+  std::vector<Call> calls;
+  for (const auto& e : fs::directory_iterator(fs::path(CUDIAG_SOURCE_DIR) / "src" / "rules")) {
+    if (e.path().extension() != ".cpp") continue;
+    std::string text = read_text(e.path());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kCall); it != std::sregex_iterator();
+         ++it) {
+      // The arguments up to the matching parenthesis, skipping string literals.
+      std::size_t begin = static_cast<std::size_t>(it->position(0) + it->length(0)), i = begin;
+      int depth = 1;
+      while (i < text.size() && depth > 0) {
+        char c = text[i];
+        if (c == '"') {
+          for (++i; i < text.size() && text[i] != '"'; ++i)
+            if (text[i] == '\\') ++i;
+        } else if (c == '(') {
+          ++depth;
+        } else if (c == ')') {
+          --depth;
+        }
+        ++i;
+      }
+      std::string args = text.substr(begin, i - 1 - begin);
+      // The definitions in rules/rule_support.cpp take parameters, not an id literal.
+      if (args.starts_with("const std::string& id")) continue;
+      calls.push_back({e.path().string(), args});
+    }
+  }
+  return calls;
+}
+
+// The ids a call can emit: each "prefix.name" literal before its arguments' list (one, or two in a
+// `cond ? "a" : "b"`), or every declared id ending in ".name" for `layer + ".name"` (one rule, two layers).
+std::vector<const RuleSpec*> ids_of(const Call& call, const std::vector<RuleSpec>& specs) {
+  static const std::regex kLiteral(R"re("([a-z_]+\.[a-z0-9_]+)")re");
+  static const std::regex kSuffix(R"re(^\s*\w+\s*\+\s*"\.([a-z0-9_]+)")re");
+  std::string head = call.args.substr(0, call.args.find('{'));
+  std::vector<const RuleSpec*> out;
+  std::smatch m;
+  if (std::regex_search(head, m, kSuffix)) {
+    for (const auto& s : specs)
+      if (s.id.ends_with("." + m[1].str())) out.push_back(&s);
+    EXPECT_FALSE(out.empty()) << call.file << " emits <layer>." << m[1].str()
+                              << ", which no rules table declares";
+    return out;
+  }
+  for (auto it = std::sregex_iterator(head.begin(), head.end(), kLiteral); it != std::sregex_iterator();
+       ++it) {
+    const RuleSpec* s = rule_spec((*it)[1].str());
+    EXPECT_NE(s, nullptr) << call.file << " emits " << (*it)[1].str() << ", which no rules table declares";
+    if (s != nullptr) out.push_back(s);
+  }
+  return out;
+}
+
+// The placeholder names a call fills: each {"name", value} of its list.
+std::set<std::string> names_of(const Call& call) {
+  static const std::regex kName(R"re(\{\s*"([a-z][a-z0-9_]*)"\s*,)re");
+  std::set<std::string> out;
+  auto list = call.args.find('{');
+  if (list == std::string::npos) return out;
+  std::string rest = call.args.substr(list);
+  for (auto it = std::sregex_iterator(rest.begin(), rest.end(), kName); it != std::sregex_iterator(); ++it)
+    out.insert((*it)[1].str());
+  return out;
+}
+
+std::set<std::string> placeholders_of(const RuleSpec& s) {
+  std::set<std::string> out;
+  for (const auto& n : template_placeholders(s.message)) out.insert(n);
+  for (const auto& n : template_placeholders(s.remediation)) out.insert(n);
+  return out;
+}
+
+// Every finding id the code in src/ can emit (the first argument of finding()) is declared, and the
+// call fills exactly the placeholders of that id's templates: a misspelt name fails here, not in a
+// user's diagnosis.
+TEST(RuleTable, EveryIdEmittedInSrcIsDeclaredAndFillsItsTemplates) {
   auto specs = rule_specs();
   std::size_t emitted = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(CUDIAG_SOURCE_DIR) / "src")) {
-    if (e.path().extension() != ".cpp" && e.path().extension() != ".h") continue;
-    std::string text = read_text(e.path());
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kLiteral); it != std::sregex_iterator();
-         ++it) {
+  for (const auto& call : finding_calls()) {
+    auto names = names_of(call);
+    for (const RuleSpec* s : ids_of(call, specs)) {
       ++emitted;
-      EXPECT_NE(rule_spec((*it)[1].str()), nullptr)
-          << e.path().string() << " emits " << (*it)[1].str() << ", which no rules table declares";
-    }
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kSuffix); it != std::sregex_iterator();
-         ++it) {
-      ++emitted;
-      std::string suffix = "." + (*it)[1].str();
-      EXPECT_TRUE(
-          std::any_of(specs.begin(), specs.end(), [&](const RuleSpec& s) { return s.id.ends_with(suffix); }))
-          << e.path().string() << " emits <layer>" << suffix << ", which no rules table declares";
+      EXPECT_EQ(names, placeholders_of(*s)) << call.file << ": finding(" << call.args.substr(0, 80)
+                                            << "...) fills other names than " << s->id << "'s templates use";
     }
   }
   EXPECT_GT(emitted, 60u) << "the scan found too few ids: has the way findings are made changed?";
+  // Findings are made only through finding(), so the table is the one place their text lives.
+  static const std::regex kByHand(R"(\b\w+\.(message|remediation)\s*=[^=])");
+  for (const auto& e : fs::directory_iterator(fs::path(CUDIAG_SOURCE_DIR) / "src" / "rules")) {
+    if (e.path().extension() != ".cpp") continue;
+    std::string text = read_text(e.path());
+    std::smatch m;
+    if (e.path().filename() == "rule_support.cpp" || e.path().filename().string().starts_with("require_"))
+      continue;
+    EXPECT_FALSE(std::regex_search(text, m, kByHand))
+        << e.path() << " sets a finding's text by hand: " << m[0];
+  }
+}
+
+// Every template is well formed and formats with the names it declares; each id has a message.
+TEST(RuleTable, TemplatesFormatWithTheirOwnNames) {
+  for (const auto& s : rule_specs()) {
+    EXPECT_FALSE(s.message.empty()) << s.id << ": no message template";
+    EXPECT_FALSE(s.remediation.empty()) << s.id << ": no remediation template";
+    std::vector<TemplateArg> args;
+    std::set<std::string> names;
+    try {
+      names = placeholders_of(s);
+    } catch (const std::logic_error& e) {
+      ADD_FAILURE() << s.id << ": " << e.what();
+      continue;
+    }
+    for (const auto& n : names) args.emplace_back(n, "<" + n + ">");
+    std::vector<bool> used, used_too;
+    std::string message = format_template(s.message, args, &used);
+    std::string remediation = format_template(s.remediation, args, &used_too);
+    for (std::size_t i = 0; i < args.size(); ++i)
+      EXPECT_TRUE(used[i] || used_too[i]) << s.id << ": {" << args[i].name << "} unused";
+    EXPECT_EQ(message.find('{'), std::string::npos) << s.id << ": " << message;
+    EXPECT_EQ(remediation.find('{'), std::string::npos) << s.id << ": " << remediation;
+  }
+}
+
+TEST(RuleTable, FindingTakesLayerAndSeverityFromTheTable) {
+  auto f = rules::finding("nvml.load_failed", {{"error", "timed out"}});
+  EXPECT_EQ(f.layer, "nvml");
+  EXPECT_EQ(f.severity, Severity::kError);
+  EXPECT_EQ(f.message, "Loading libnvidia-ml failed: timed out.");
+  EXPECT_THROW(rules::finding("nvml.load_failed"), std::logic_error);  // {error} unfilled
+  EXPECT_THROW(rules::finding("nvml.load_failed", {{"error", ""}, {"extra", ""}}),
+               std::logic_error);  // unused
+  EXPECT_THROW(rules::finding("nvml.no_such_id"), std::logic_error);
+  EXPECT_THROW(rules::finding("nvml.load_failed", Severity::kWarning, {{"error", ""}}), std::logic_error);
+  // "error / warning": the call picks one, and must.
+  EXPECT_THROW(rules::finding("frameworks.library_not_found", {{"problem", ""}, {"remedy", ""}}),
+               std::logic_error);
+  EXPECT_EQ(
+      rules::finding("frameworks.library_not_found", Severity::kWarning, {{"problem", ""}, {"remedy", ""}})
+          .severity,
+      Severity::kWarning);
+  // "*": the layer of what it judges, passed by the call.
+  EXPECT_EQ(rules::finding("requirement.unsatisfied", "nvml", Severity::kError,
+                           {{"requirement", "r"}, {"why", "w"}, {"layer", "nvml"}})
+                .layer,
+            "nvml");
+}
+
+TEST(RuleTable, FormatTemplateFillsNamesAndRefusesMistakes) {
+  EXPECT_EQ(format_template("a {x} b {{literal}} {y}{x}", {{"x", "{y}"}, {"y", 7}}),
+            "a {y} b {literal} 7{y}");
+  EXPECT_THROW(format_template("{missing}", {}), std::logic_error);
+  EXPECT_THROW(format_template("a lone { brace", {}), std::logic_error);
+  EXPECT_THROW(format_template("a lone } brace", {}), std::logic_error);
+  EXPECT_THROW(format_template("{Not_a_name}", {{"Not_a_name", ""}}), std::logic_error);
+  EXPECT_EQ(template_placeholders("{b} {a} {b} {{c}}"), (std::vector<std::string>{"b", "a"}));
 }
 
 TEST(RuleTable, CoverageNamedInATableExists) {

@@ -59,6 +59,14 @@ std::string soname_base(const std::string& soname) {
   return stem;
 }
 
+// What a soname says of its release: "libcublas.so.9.1" -> "9.1", "libcudnn.so.8" -> "8", a
+// Windows DLL's suffix (dll_version), "" for an unversioned name.
+std::string dll_version(const std::string& name);
+std::string soname_version(const std::string& soname) {
+  if (auto so = soname.find(".so."); so != std::string::npos) return soname.substr(so + 4);
+  return dll_version(soname);
+}
+
 // The release a CUDA Windows DLL's suffix names: "cudart64_110.dll" -> "11.x"
 // (every CUDA 11 runtime ships it), "cudart64_101.dll" -> "10.1",
 // "cublas64_12.dll" -> "12.x", "cudnn64_8.dll" -> "8.x"; "" for other names.
@@ -103,7 +111,13 @@ std::vector<const kb::ErrorCode*> of_likely_api(std::vector<const kb::ErrorCode*
   for (const auto* e : all) {
     if (e->api == api) picked.push_back(e);
   }
-  return picked.empty() ? all : picked;
+  if (!picked.empty()) return picked;
+  // Another API's code of that number only counts outside NVML: a bare "error=30" on a line that
+  // does not name NVML is not NVML_ERROR_RESET_TYPE_NOT_SUPPORTED.
+  for (const auto* e : all) {
+    if (e->api != "nvml") picked.push_back(e);
+  }
+  return picked;
 }
 
 // pynvml names its exception classes "NVMLError_" + the NVML_ERROR_ name in capitalised words without
@@ -213,6 +227,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
     case CaptureKind::kSoname: {
       add_value(r, n + "_stem", soname_stem(text));
       add_value(r, n + "_base", soname_base(text));
+      add_value(r, n + "_version", soname_version(text));
       std::vector<const kb::Library*> owners;
       for (const auto& l : kb.libraries()) {
         if (std::find(l.linux_sonames.begin(), l.linux_sonames.end(), text) != l.linux_sonames.end())
@@ -285,6 +300,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       if (!m) {
         add_value(r, n + "_name", "not an architecture the knowledge base knows");
         add_value(r, n + "_first_cuda", "a release the knowledge base does not know");
+        add_value(r, n + "_first_tag", "the tag of a CUDA release that targets it");
         r.notes.push_back(fmt::format("{}: not an architecture in the knowledge base", text));
         break;
       }
@@ -294,6 +310,9 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
           a.first_cuda ? a.first_cuda->text()
                        : (a.first_cuda_at_most ? a.first_cuda_at_most->text() + " or earlier" : "unknown");
       add_value(r, n + "_first_cuda", first);
+      add_value(r, n + "_first_tag",
+                a.first_cuda ? fmt::format("cu{}{}", a.first_cuda->major(), a.first_cuda->minor())
+                             : "the tag of a CUDA release that targets it");
       std::string last = a.last_cuda ? fmt::format("; last targeted by CUDA {}", a.last_cuda->text()) : "";
       r.notes.push_back(fmt::format("{}: compute capability {}, {}; compilers target it from CUDA {}{}", text,
                                     a.cc.text(), a.name, first, last));

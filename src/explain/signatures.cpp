@@ -49,7 +49,7 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
     case CaptureKind::kRequiredCuda:
       return {"_driver"};
     case CaptureKind::kSoname:
-      return {"_stem", "_base"};
+      return {"_stem", "_base", "_version"};
     case CaptureKind::kErrorCode:
       return {"_name", "_meaning", "_note"};
     case CaptureKind::kErrorName:
@@ -60,7 +60,7 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
     case CaptureKind::kCudaVersion:
       return {"_tag"};
     case CaptureKind::kArch:
-      return {"_name", "_first_cuda"};
+      return {"_name", "_first_cuda", "_first_tag"};
     case CaptureKind::kPtxIsa:
       return {"_cuda"};
     case CaptureKind::kExtension:

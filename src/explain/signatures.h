@@ -17,13 +17,14 @@ namespace cudiag::explain {
 //   text                 -
 //   driver_cuda_int      {x_cuda}      11040 -> "11.4" (what cudaDriverGetVersion returned)
 //   required_cuda        {x_driver}    "12.8" -> the minimum driver from the knowledge base
-//   soname               {x_stem} {x_base}   "libcudart.so.11.0" -> "libcudart", "cudart"
+//   soname               {x_stem} {x_base} {x_version}   "libcudart.so.11.0" -> "libcudart", "cudart", "11.0"
+//                        (a Windows DLL "cudart64_110.dll" -> "cudart64_110", "cudart", "11.x")
 //   error_code           {x_name} {x_meaning} {x_note}   resolved in error_codes
 //   error_name           {x_code} {x_meaning} {x_note}   resolved in error_codes
 //   error_message        {x_name} {x_code} {x_meaning} {x_note}   the text an API's string function prints
 //                        (the longest recorded message the capture starts with), resolved in error_codes
-//   arch                 {x_name} {x_first_cuda}   "sm_120" -> "Blackwell (GeForce RTX 50xx ...)", "12.8"
-//                        (the first CUDA whose compilers target it)
+//   arch                 {x_name} {x_first_cuda} {x_first_tag}   "sm_120" -> "Blackwell (GeForce RTX 50xx
+//                        ...)", "12.8" (the first CUDA whose compilers target it), "cu128" (its wheels' tag)
 //   cudnn_version        {x_version}   "(8, 5, 0)", "7102" -> "8.5.0", "7.1.2"
 //   underscore_version   {x_version}   "12_1" -> "12.1"
 //   ptx_isa              {x_cuda}      "8.5" -> "12.5", the first CUDA whose tools write that PTX ISA

@@ -56,5 +56,11 @@ TEST(ExplainHeldoutTest, FifthSetStaysAboveItsMeasuredFloor) {
   score_file("heldout5_cases.json", "held-out #5 (development set, pasted)", 23.0 / 61, true);
 }
 
+// Set #6 (2026-12-05), collected beside #5 and scored out-of-sample once
+// after #5's round (18 % right layer and remedy), then read.
+TEST(ExplainHeldoutTest, SixthSetStaysAboveItsMeasuredFloor) {
+  score_file("heldout6_cases.json", "held-out #6 (pasted)", 17.0 / 50, true);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

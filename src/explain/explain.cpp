@@ -451,7 +451,24 @@ struct Candidate {
   Explanation explanation;
 };
 
-std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
+// The signature's first context whose words the text has and whose libraries (if any) the match names.
+const ContextLayer* context_layer(const Signature& s, const RawMatch& m, std::string_view text_lower) {
+  for (const auto& cl : s.context_layers) {
+    bool in_text = std::any_of(cl.words.begin(), cl.words.end(), [&](const std::string& w) {
+      return text_lower.find(w) != std::string_view::npos;
+    });
+    if (!in_text) continue;
+    if (cl.libraries.empty()) return &cl;
+    for (std::size_t i = 0; i < s.captures.size() && i < m.groups.size(); ++i) {
+      if (!m.matched[i] || s.captures[i].kind != CaptureKind::kSoname) continue;
+      if (std::find(cl.libraries.begin(), cl.libraries.end(), soname_base(m.groups[i])) != cl.libraries.end())
+        return &cl;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower, std::string_view text_lower,
                                const std::vector<Signature>& sigs, const kb::KnowledgeBase& kb) {
   const Signature& matched = *m.sig;
   Resolved r;
@@ -487,6 +504,8 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
       if (it != matched.layer_for_library.end()) layer = it->second;
     }
   }
+  const ContextLayer* context = context_layer(*explaining, m, text_lower);
+  if (context) layer = context->layer;
   // Generic matches resolved to a specific signature keep their own notes
   // (what the number or name is) but the specific text explains.
   Explanation e;
@@ -495,6 +514,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.layer = layer;
   e.title = substitute(explaining->title, r.values);
   e.meaning = substitute(explaining->meaning, r.values);
+  if (context && !context->cause.empty()) e.causes.push_back(substitute(context->cause, r.values));
   for (const auto& c : explaining->causes) {
     auto t = substitute(c, r.values);
     if (!t.empty()) e.causes.push_back(std::move(t));
@@ -540,6 +560,8 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
   const auto& sigs = signatures(kb);
   std::vector<Explanation> out;
   std::map<std::string, std::size_t> by_key;
+  // The whole text, lower-cased, for signatures whose layer depends on the setting it shows.
+  const std::string text_lower = lower(std::string(text));
   // The last few lines, lower-cased, for signatures that need a traceback's frame before the error.
   std::deque<std::string> before;
   for (const auto& logical : logical_lines(text, sigs, options.require_context)) {
@@ -552,7 +574,7 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       before.push_back(line_lower.substr(0, kBeforeLineBytes));
       if (before.size() > kBeforeLines) before.pop_front();
       for (const auto& m : match_line(line, sigs, options.require_context, before_lower)) {
-        auto c = build(m, line_lower, sigs, kb);
+        auto c = build(m, line_lower, text_lower, sigs, kb);
         if (!c) continue;
         auto it = by_key.find(c->key);
         if (it == by_key.end()) {

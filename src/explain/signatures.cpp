@@ -114,10 +114,22 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   }
   s.layer = e.str("layer");
   s.symptom = e.boolean_or("symptom", false);
+  for (auto& c : e.objects("context_layers")) {
+    ContextLayer cl;
+    for (const auto& w : c.strings("words")) cl.words.push_back(lower(w));
+    if (cl.words.empty()) c.fail("words: at least one word the text contains");
+    cl.libraries = c.strings("libraries");
+    cl.layer = c.str("layer");
+    cl.cause = c.str_or("cause", "");
+    s.context_layers.push_back(std::move(cl));
+  }
   const auto& layers = explain_layers();
   auto known_layer = [&](const std::string& l) {
     return std::find(layers.begin(), layers.end(), l) != layers.end();
   };
+  for (const auto& cl : s.context_layers) {
+    if (!known_layer(cl.layer)) e.fail(fmt::format("context_layers: '{}' is not a layer", cl.layer));
+  }
   if (!known_layer(s.layer)) e.fail(fmt::format("layer: '{}' is not a layer", s.layer));
   if (auto m = e.json().find("layer_for_library"); m != e.json().end()) {
     if (!m->is_object()) e.fail("layer_for_library: expected an object of library -> layer");

@@ -60,6 +60,16 @@ struct CaptureDef {
   CaptureKind kind = CaptureKind::kText;
 };
 
+// Where the whole text shows a setting (a container, WSL) the message means
+// another layer's failure: "libcuda.so.1: cannot open" in a `docker run` is
+// the container started without the GPU, on a bare host a missing driver.
+struct ContextLayer {
+  std::vector<std::string> words;      // lowercase; any of them anywhere in the text
+  std::vector<std::string> libraries;  // soname bases the match must name ("cuda"); empty: any
+  std::string layer;
+  std::string cause;  // put first among the causes (may use the signature's placeholders)
+};
+
 struct Signature {
   std::string id;
   std::vector<std::string> anchors;  // lowercase literals; the regex runs only near one of them
@@ -71,6 +81,7 @@ struct Signature {
   std::regex regex;
   std::string layer;
   std::map<std::string, std::string> layer_for_library;  // soname base -> layer ("cuda" -> driver_api)
+  std::vector<ContextLayer> context_layers;              // the first whose words the text has wins
   std::string title;
   std::string meaning;
   std::vector<std::string> causes;

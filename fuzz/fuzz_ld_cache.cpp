@@ -7,7 +7,7 @@
 #include "machine/ld_cache.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto cache = cudiag::parse_ld_cache(std::string_view(reinterpret_cast<const char*>(data), size));
+  auto cache = cudiag::machine::parse_ld_cache(std::string_view(reinterpret_cast<const char*>(data), size));
   for (const auto& e : cache.entries) (void)e.x86_64();
   return 0;
 }

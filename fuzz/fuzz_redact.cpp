@@ -12,7 +12,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
-  auto escaped = cudiag::escape_terminal(cudiag::redact_secrets(text));
+  auto escaped = cudiag::render::escape_terminal(cudiag::render::redact_secrets(text));
   for (unsigned char c : escaped) {
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) std::abort();
   }
@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (auto at = s.find(tail); at != std::string::npos; at = s.find(tail, at + 1)) ++n;
     return n;
   };
-  auto planted = cudiag::redact_secrets(text + " ghp_" + tail + " " + text);
+  auto planted = cudiag::render::redact_secrets(text + " ghp_" + tail + " " + text);
   if (count(planted) > 2 * count(text)) std::abort();
-  cudiag::forget_learned_secrets();
+  cudiag::render::forget_learned_secrets();
   return 0;
 }

@@ -6,8 +6,8 @@
 #include "cli/command.h"
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::strcmp(argv[1], cudiag::kChildProbeArg) == 0) {
-    return cudiag::run_child_probe(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], cudiag::child::kChildProbeArg) == 0) {
+    return cudiag::child::run_child_probe(argc, argv);
   }
   return cudiag::run_cli(argc, argv);
 }

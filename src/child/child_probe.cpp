@@ -6,7 +6,7 @@
 
 #include "core/subprocess.h"
 
-namespace cudiag {
+namespace cudiag::child {
 
 namespace {
 std::map<std::string, ChildProbeFn>& child_table() {
@@ -44,4 +44,4 @@ int run_child_probe(int argc, char** argv) {
   }
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::child

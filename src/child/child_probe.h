@@ -9,7 +9,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::child {
 
 inline constexpr const char* kChildProbeArg = "__probe";
 
@@ -22,4 +22,4 @@ struct RegisterChildProbe {
 // Runs the child probe named by argv[2]; returns the exit code.
 int run_child_probe(int argc, char** argv);
 
-}  // namespace cudiag
+}  // namespace cudiag::child

@@ -10,10 +10,10 @@
 namespace cudiag::child {
 namespace {
 
-Json run_call(const Library& lib, const VersionCall& call) {
+Json run_call(const Library& lib, const model::VersionCall& call) {
   Json rec = Json::object();
   switch (call.kind) {
-    case VersionCallKind::kProperty: {
+    case model::VersionCallKind::kProperty: {
       auto fn = lib.symbol<int (*)(int, int*)>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       int major = 0, minor = 0, patch = 0;
@@ -28,14 +28,14 @@ Json run_call(const Library& lib, const VersionCall& call) {
       }
       return rec;
     }
-    case VersionCallKind::kSizeNoArg: {
+    case model::VersionCallKind::kSizeNoArg: {
       auto fn = lib.symbol<std::size_t (*)()>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       rec["result"] = 0;
       rec["value"] = fn();
       return rec;
     }
-    case VersionCallKind::kIntOut: {
+    case model::VersionCallKind::kIntOut: {
       auto fn = lib.symbol<int (*)(int*)>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       int v = 0;
@@ -44,7 +44,7 @@ Json run_call(const Library& lib, const VersionCall& call) {
       if (r == 0) rec["value"] = v;
       return rec;
     }
-    case VersionCallKind::kTwoIntOut: {
+    case model::VersionCallKind::kTwoIntOut: {
       auto fn = lib.symbol<int (*)(int*, int*)>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       int major = 0, minor = 0;
@@ -56,7 +56,7 @@ Json run_call(const Library& lib, const VersionCall& call) {
       }
       return rec;
     }
-    case VersionCallKind::kUint32Out: {
+    case model::VersionCallKind::kUint32Out: {
       auto fn = lib.symbol<int (*)(std::uint32_t*)>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       std::uint32_t v = 0;
@@ -65,7 +65,7 @@ Json run_call(const Library& lib, const VersionCall& call) {
       if (r == 0) rec["value"] = v;
       return rec;
     }
-    case VersionCallKind::kIntNoArg: {
+    case model::VersionCallKind::kIntNoArg: {
       auto fn = lib.symbol<int (*)()>(call.symbol);
       if (fn == nullptr) return missing_symbol(call.symbol);
       rec["result"] = 0;
@@ -78,7 +78,7 @@ Json run_call(const Library& lib, const VersionCall& call) {
 
 Json probe_library(const std::vector<std::string>& args) {
   if (args.size() < 2) throw std::runtime_error("library probe needs KIND PATH");
-  const LibraryKind* kind = find_library_kind(args[0]);
+  const model::LibraryKind* kind = model::find_library_kind(args[0]);
   if (kind == nullptr) throw std::runtime_error("unknown library kind " + args[0]);
   Json out = Json::object();
   Stopwatch load_time;

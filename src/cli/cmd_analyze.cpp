@@ -28,20 +28,20 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
   auto args = std::make_shared<AnalyzeArgs>();
   app.add_option("report", args->path, "A report written by `cudiag report --format json` (- for stdin)")
       ->required();
-  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(report_formats()));
+  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(render::report_formats()));
   app.add_option("-o,--output", args->output, "Write to FILE (atomically) instead of stdout");
   app.add_option("--assume", args->assumptions,
                  "Overlay a hypothetical fact KEY=VALUE (repeatable; see `cudiag check --help`)");
-  add_identity_flag(app, args->include_identity);
+  render::add_identity_flag(app, args->include_identity);
   return [args, &global] {
     Json report = load_saved_report(args->path);
     apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
     workflow::add_fleet_view_for(report, args->format, kb::active_kb(global));
-    auto options = render_options(global, args->output.empty(), args->include_identity);
-    auto text = render_report(report, args->format, options);
-    write_output(text, output_kind_of_format(args->format),
-                 {args->output, args->include_identity, options.color});
+    auto options = render::render_options(global, args->output.empty(), args->include_identity);
+    auto text = render::render_report(report, args->format, options);
+    render::write_output(text, render::output_kind_of_format(args->format),
+                         {args->output, args->include_identity, options.color});
     return exit_code;
   };
 }

@@ -24,10 +24,10 @@ struct CheckArgs {
 
 CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
   auto args = std::make_shared<CheckArgs>();
-  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(report_formats()));
+  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(render::report_formats()));
   add_pipeline_options(app, args->pipeline);
   add_no_collect_option(app, args->pipeline);
-  add_identity_flag(app, args->include_identity);
+  render::add_identity_flag(app, args->include_identity);
   app.add_flag("--deep", args->deep,
                "Also launch a real kernel on every GPU (as `cudiag test`) and report it");
   app.add_option("--require", args->requires_,
@@ -43,10 +43,11 @@ CommandRun setup_check(CLI::App& app, const GlobalOptions& global) {
     auto result = run_pipeline(global, args->pipeline);
     workflow::add_fleet_view_for(result.report, args->format, kb::active_kb(global));
     bool to_stdout = args->output.empty();
-    std::string text =
-        render_report(result.report, args->format, render_options(global, to_stdout, args->include_identity));
-    write_output(text, output_kind_of_format(args->format),
-                 {args->output, args->include_identity, render_options(global, to_stdout).color});
+    std::string text = render::render_report(
+        result.report, args->format, render::render_options(global, to_stdout, args->include_identity));
+    render::write_output(
+        text, render::output_kind_of_format(args->format),
+        {args->output, args->include_identity, render::render_options(global, to_stdout).color});
     // The kernel test and --require are findings like the others (rules/kernel_test_rules.cpp,
     // rules/requirement_rules.cpp), so the findings alone decide the exit code.
     return result.exit_code;

@@ -38,9 +38,9 @@ CommandRun setup_diff(CLI::App& app, const GlobalOptions& global) {
     std::string na = args->a == "-" ? "<stdin>" : args->a;
     std::string nb = args->b == "-" ? "<stdin>" : args->b;
     if (args->format == "json") {
-      write_json_output(workflow::diff_to_json(d, na, nb), {});
+      render::write_json_output(workflow::diff_to_json(d, na, nb), {});
     } else {
-      write_output(workflow::render_diff_text(d, na, nb), OutputKind::kText, {});
+      render::write_output(workflow::render_diff_text(d, na, nb), render::OutputKind::kText, {});
     }
     return d.matters() ? 1 : 0;
   };

@@ -120,9 +120,9 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   result.verdict = explain::decide(result.explanations, result.findings);
   // Redacted at the writer: the pasted text and the machine lines are echoed.
   if (args.format == "json") {
-    write_json_output(explain::render_json(result), {});
+    render::write_json_output(explain::render_json(result), {});
   } else {
-    write_output(explain::render_text(result), OutputKind::kText, {});
+    render::write_output(explain::render_text(result), render::OutputKind::kText, {});
   }
   bool error_found = std::any_of(result.findings.begin(), result.findings.end(),
                                  [](const Json& f) { return f.value("severity", "") == "error"; });

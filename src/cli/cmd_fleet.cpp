@@ -35,13 +35,13 @@ CommandRun setup_fleet(CLI::App& app, const GlobalOptions& global) {
                  "Reports (.json, .json.gz, .json.zst), directories (searched recursively), or '-' for a "
                  "list of paths on stdin, one per line")
       ->required();
-  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(fleet_formats()));
+  app.add_option("--format", args->format, "Output format")->check(CLI::IsMember(render::fleet_formats()));
   app.add_option("--lock", args->lock, "List the nodes that violate this lock file (from `cudiag lock`)");
   app.add_option("-o,--output", args->output, "Write to FILE (atomically) instead of stdout");
   app.add_option("-j,--jobs", args->jobs, "Threads reading reports (default: one per CPU)");
   app.add_option("--max-hosts", args->max_hosts,
                  "Nodes named per line in text, md and html (0: all; json always lists all)");
-  add_identity_flag(app, args->include_identity);
+  render::add_identity_flag(app, args->include_identity);
   return [args, &global] {
     // The lock first: a bad lock file should not cost reading the fleet.
     std::optional<workflow::LockFile> lock;
@@ -52,19 +52,19 @@ CommandRun setup_fleet(CLI::App& app, const GlobalOptions& global) {
     options.lock = lock ? &*lock : nullptr;
     options.lock_name = args->lock;
     auto result = workflow::fleet::scan_fleet(inputs, kb::active_kb(global), options);
-    redact_fleet(result, redact_options_for_this_process(args->include_identity));
-    FleetRenderOptions render;
+    render::redact_fleet(result, render::redact_options_for_this_process(args->include_identity));
+    render::FleetRenderOptions render;
     render.max_hosts = args->max_hosts;
-    auto text = render_fleet(result, args->format, render);
+    auto text = render::render_fleet(result, args->format, render);
     // The hosts' names and paths were redacted above (redact_fleet). Text is
     // read on a terminal: it goes through the writer, which escapes control
     // characters (a host name is whatever a saved report says). The machine
     // formats (json, prometheus, nfd) escape their own strings.
     if (args->format == "text") {
-      OutputOptions out;
+      render::OutputOptions out;
       out.path = args->output;
       out.include_identity = args->include_identity;
-      write_output(text, OutputKind::kText, out);
+      render::write_output(text, render::OutputKind::kText, out);
     } else if (args->output.empty()) {
       std::cout << text;
     } else {

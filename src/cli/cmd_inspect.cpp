@@ -95,7 +95,7 @@ std::string indent_lines(std::string_view text, int by) {
 
 // `json` as the writer shows it (redacted), pretty-printed and nested.
 std::string nested_json(const Json& json, int by) {
-  std::string text = prepare_output(json_text(json), OutputKind::kJson, {});
+  std::string text = render::prepare_output(json_text(json), render::OutputKind::kJson, {});
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return indent_lines(text, by);
 }
@@ -154,7 +154,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
   for (const auto& r : results) {
     if (!r.ok()) {
       any_error = true;
-      write_message("cudiag: error: " + r.error);
+      render::write_message("cudiag: error: " + r.error);
     }
     std::vector<std::pair<GpuArch, Verdict>> verdicts;
     for (const auto& g : gpus) {
@@ -175,7 +175,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
       append_json(r, text, 4, extra);
       // Each file's JSON passes the writer's redaction on its own: a path or a
       // wheel member's name may carry a token or a home directory.
-      std::string shown = prepare_output(text, OutputKind::kJson, {});
+      std::string shown = render::prepare_output(text, render::OutputKind::kJson, {});
       while (!shown.empty() && shown.back() == '\n') shown.pop_back();
       std::cout << (files_printed++ == 0 ? "\n    " : ",\n    ") << indent_lines(shown, 4);
       continue;
@@ -186,7 +186,7 @@ int run_inspect(const InspectArgs& args, const GlobalOptions& global) {
     for (const auto& w : r.warnings) lines += "  warning: " + w + "\n";
     if (r.has_device_code())
       for (const auto& [g, v] : verdicts) lines += "  " + sm_name(g) + ": " + verdict_text(v) + "\n";
-    write_output(lines, OutputKind::kText, {});
+    render::write_output(lines, render::OutputKind::kText, {});
   }
   if (json) {
     std::cout << (files_printed == 0 ? "]\n}\n" : "\n  ]\n}\n");

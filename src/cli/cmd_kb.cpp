@@ -33,8 +33,8 @@ struct KbOptions {
 
 // Knowledge tables may come from --kb, a directory anyone can write: what
 // they say passes the writer's redaction and escaping like any output.
-void emit_json(const Json& j) { write_json_output(j, {}); }
-void emit_text(const std::string& text) { write_output(text, OutputKind::kText, {}); }
+void emit_json(const Json& j) { render::write_json_output(j, {}); }
+void emit_text(const std::string& text) { render::write_output(text, render::OutputKind::kText, {}); }
 
 // --- subcommands
 
@@ -59,14 +59,14 @@ int run_driver_for(const KnowledgeBase& k, const KbOptions& o, const std::string
       emit_json(j);
       return kExitErrorFinding;
     }
-    emit_text(kb_driver_for_unknown_text(version, os, near));
+    emit_text(render::kb_driver_for_unknown_text(version, os, near));
     return kExitErrorFinding;
   }
   if (o.json()) {
     emit_json(kb::to_json(*req));
     return kExitOk;
   }
-  emit_text(kb_driver_for_text(version, os, *req));
+  emit_text(render::kb_driver_for_text(version, os, *req));
   return kExitOk;
 }
 
@@ -80,7 +80,7 @@ int run_cuda_for_driver(const KnowledgeBase& k, const KbOptions& o, const std::s
     emit_json(j);
     return kExitOk;
   }
-  emit_text(kb_cuda_for_driver_text(driver, *m));
+  emit_text(render::kb_cuda_for_driver_text(driver, *m));
   return kExitOk;
 }
 
@@ -92,7 +92,7 @@ int run_arch(const KnowledgeBase& k, const KbOptions& o, const std::string& quer
     emit_json(kb::to_json(a, m->variant));
     return kExitOk;
   }
-  emit_text(kb_arch_text(*m));
+  emit_text(render::kb_arch_text(*m));
   return kExitOk;
 }
 
@@ -122,7 +122,7 @@ int run_error(const KnowledgeBase& k, const KbOptions& o, const std::string& que
     emit_json(a);
     return kExitOk;
   }
-  emit_text(kb_errors_text(found));
+  emit_text(render::kb_errors_text(found));
   return kExitOk;
 }
 
@@ -164,7 +164,7 @@ int run_gpu(const KnowledgeBase& k, const KbOptions& o, const std::string& query
   }
   std::vector<std::pair<const kb::Gpu*, const kb::Arch*>> rows;
   for (const auto* g : found) rows.emplace_back(g, k.arch_for_cc(g->cc));
-  emit_text(kb_gpus_text(rows));
+  emit_text(render::kb_gpus_text(rows));
   return kExitOk;
 }
 
@@ -185,7 +185,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
       emit_json(kb::to_json(*row));
       return kExitOk;
     }
-    emit_text(kb_ptx_of_cuda_text(*row, *isa));
+    emit_text(render::kb_ptx_of_cuda_text(*row, *isa));
     return kExitOk;
   }
   auto isa = parse_version_arg(isa_text);
@@ -202,7 +202,7 @@ int run_ptx(const KnowledgeBase& k, const KbOptions& o, const std::string& isa_t
     emit_json(j);
     return kExitOk;
   }
-  emit_text(kb_cuda_of_ptx_text(*row, isa, *cuda));
+  emit_text(render::kb_cuda_of_ptx_text(*row, isa, *cuda));
   return kExitOk;
 }
 
@@ -220,7 +220,7 @@ int run_tables(const KnowledgeBase& k, const KbOptions& o) {
     emit_json(Json{{"origin", k.origin()}, {"tables", a}});
     return kExitOk;
   }
-  emit_text(kb_tables_text(k.origin(), tables));
+  emit_text(render::kb_tables_text(k.origin(), tables));
   return kExitOk;
 }
 

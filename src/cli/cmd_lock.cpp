@@ -39,13 +39,13 @@ CommandRun setup_lock(CLI::App& app, const GlobalOptions& global) {
     options.comment = fmt::format("cudiag lock: the known-good CUDA stack, from the report collected at {}",
                                   report.value("collected_at", "an unknown time"));
     std::string text = workflow::write_lock(stack, options);
-    write_output(text, OutputKind::kText, {args->output, false, false});
-    if (args->output != "-") write_message(fmt::format("cudiag: wrote {}", args->output));
+    render::write_output(text, render::OutputKind::kText, {args->output, false, false});
+    if (args->output != "-") render::write_message(fmt::format("cudiag: wrote {}", args->output));
     const Json& findings = report["findings"];
     long errors = 0;
     for (const auto& f : findings) errors += f.value("severity", "") == "error" ? 1 : 0;
     if (errors > 0)
-      write_message(
+      render::write_message(
           fmt::format("cudiag: note: this stack has {} error finding(s); the lock pins it as it is", errors));
     return 0;
   };

@@ -41,10 +41,10 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
     diagnose_into(after, global);
     auto changes = workflow::error_changes(before, after);
     if (args->format == "json") {
-      write_json_output(workflow::plan_json(plan, changes), {});
+      render::write_json_output(workflow::plan_json(plan, changes), {});
       return 0;
     }
-    write_output(plan_text(plan, changes), OutputKind::kText, {});
+    render::write_output(render::plan_text(plan, changes), render::OutputKind::kText, {});
     return 0;
   };
 }

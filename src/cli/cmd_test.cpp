@@ -62,7 +62,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
           "--root: `cudiag test` runs kernels on this machine; it cannot test a machine read from a "
           "directory");
     }
-    auto env = Environment::read(root);
+    auto env = machine::Environment::read(root);
     auto plan = kernel_test::plan_from_machine(root, env, !args->no_nvrtc, !args->no_frameworks);
     if (!args->libcuda.empty()) plan.libcuda = args->libcuda;
     if (!args->nvrtc.empty()) plan.nvrtc = args->nvrtc;
@@ -88,10 +88,11 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       out["kernel_test"] = section;
       text = json_text(out) + "\n";
     } else {
-      text = render_kernel_test_text(section, render_options(global, args->output.empty()).color);
+      text = render::render_kernel_test_text(section,
+                                             render::render_options(global, args->output.empty()).color);
     }
-    write_output(text, output_kind_of_format(args->format),
-                 {args->output, false, render_options(global, args->output.empty()).color});
+    render::write_output(text, render::output_kind_of_format(args->format),
+                         {args->output, false, render::render_options(global, args->output.empty()).color});
     return kernel_test::kernel_test_exit_code(section);
   };
 }

@@ -36,9 +36,9 @@ CommandRun setup_verify(CLI::App& app, const GlobalOptions& global) {
     auto stack = workflow::read_stack(report, kb::active_kb(global));
     auto result = workflow::verify_lock(lock, stack, report);
     if (args->format == "json") {
-      write_json_output(workflow::verify_to_json(result, args->lock), {});
+      render::write_json_output(workflow::verify_to_json(result, args->lock), {});
     } else {
-      write_output(workflow::render_verify_text(result, args->lock), OutputKind::kText, {});
+      render::write_output(workflow::render_verify_text(result, args->lock), render::OutputKind::kText, {});
     }
     return result.drifted ? 1 : 0;
   };

@@ -88,7 +88,7 @@ int run_cli(int argc, char** argv) {
     std::cout << app.help();
     return kExitOk;
   } catch (const InputError& e) {
-    write_message(std::string("cudiag: error: ") + e.what());
+    render::write_message(std::string("cudiag: error: ") + e.what());
     return kExitBadInput;
   } catch (const Json::exception& e) {
     // A saved report, lock or cache of another shape than cudiag writes
@@ -99,16 +99,16 @@ int run_cli(int argc, char** argv) {
     if (!inputs.empty()) {
       // nlohmann names no field; the schema finds the one that is wrong, when it types it.
       auto field = workflow::wrong_field_in_saved_reports();
-      write_message(
+      render::write_message(
           field.empty()
               ? fmt::format("cudiag: error: {}: a field has an unexpected type or value: {}", inputs, what)
               : fmt::format("cudiag: error: {} ({})", field, what));
       return kExitBadInput;
     }
-    write_message(std::string("cudiag: internal error: ") + e.what());
+    render::write_message(std::string("cudiag: internal error: ") + e.what());
     return kExitInternal;
   } catch (const std::exception& e) {
-    write_message(std::string("cudiag: internal error: ") + e.what());
+    render::write_message(std::string("cudiag: internal error: ") + e.what());
     return kExitInternal;
   }
 }

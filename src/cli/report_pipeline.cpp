@@ -24,7 +24,7 @@ void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
                  "The container image's digest (sha256:..., or NAME@sha256:...), recorded in the report's "
                  "`container` key")
       ->check([](const std::string& d) {
-        auto why = image_digest_error(d);
+        auto why = probes::image_digest_error(d);
         return why.empty() ? why : d + ": " + why;
       });
   app.add_option("--python", args.collect.pythons,
@@ -60,10 +60,10 @@ void add_no_collect_option(CLI::App& app, PipelineArgs& args) {
 
 int diagnose_into(Json& report, const GlobalOptions& global) {
   const auto& kb = kb::active_kb(global);
-  auto diagnosis = diagnose(report, kb);
-  attach_diagnosis(report, diagnosis);
+  auto diagnosis = rules::diagnose(report, kb);
+  rules::attach_diagnosis(report, diagnosis);
   for (const auto& f : diagnosis.findings) {
-    if (f.severity == Severity::kError) return 1;  // kExitErrorFinding
+    if (f.severity == rules::Severity::kError) return 1;  // kExitErrorFinding
   }
   return 0;
 }
@@ -97,13 +97,13 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   }
   result.exit_code = diagnose_into(result.report, global);
   // Whatever the command prints from it, in whatever pieces, is redacted (render/output.h).
-  learn_secrets_in(result.report);
+  render::learn_secrets_in(result.report);
   return result;
 }
 
 Json load_saved_report(const std::string& path) {
   Json report = workflow::load_report(path);
-  learn_secrets_in(report);
+  render::learn_secrets_in(report);
   return report;
 }
 

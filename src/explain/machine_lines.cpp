@@ -60,7 +60,7 @@ std::vector<std::string> values_of_kind(const Context& c, CaptureKind kind) {
 }
 
 std::string raw_driver_version(const Json& report) {
-  const Json& f = fact_at(report, "driver_api.cuda_driver_version");
+  const Json& f = model::fact_at(report, "driver_api.cuda_driver_version");
   if (f.is_object() && f.contains("raw") && f["raw"].is_number_integer())
     return fmt::format(" (cuDriverGetVersion {})", f["raw"].get<long>());
   return "";
@@ -143,7 +143,7 @@ void check_driver(const Context& c) {
 
 void check_runtimes(const Context& c) {
   auto d = rules::host_driver(c.report, c.kb);
-  const Json& runtimes = fact_at(c.report, "cuda_runtime.runtimes");
+  const Json& runtimes = model::fact_at(c.report, "cuda_runtime.runtimes");
   if (!runtimes.is_array() || runtimes.empty()) {
     c.out.push_back(
         "cudiag found no libcudart on this machine's library search: the program brings its own (static, "
@@ -209,7 +209,7 @@ void check_devices(const Context& c) {
                                    : "The nvidia kernel module is not loaded.");
   const Json& uvm = value_at(c.report, "kernel_driver.modules.nvidia_uvm");
   if (!uvm.is_null() && !loaded(uvm)) c.out.push_back("The nvidia_uvm kernel module is not loaded.");
-  const Json& nodes = fact_at(c.report, "kernel_driver.device_nodes");
+  const Json& nodes = model::fact_at(c.report, "kernel_driver.device_nodes");
   std::vector<std::string> missing, blocked;
   if (nodes.is_array()) {
     for (const auto& n : nodes) {
@@ -340,7 +340,7 @@ void check_library(const Context& c) {
 }
 
 void check_named_library(const Context& c, const std::string& key) {
-  const Json& lib = fact_at(c.report, "libraries." + key);
+  const Json& lib = model::fact_at(c.report, "libraries." + key);
   std::string name = lib.is_object() ? lib.value("name", key) : key;
   if (!lib.is_object() || !lib.contains("instances") || lib["instances"].empty()) {
     c.out.push_back(fmt::format("cudiag found no {} on this machine.", name));

@@ -197,7 +197,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
 const std::vector<std::string>& explain_layers() {
   // The report's layers (model/layers.h), and the container image, which a signature may also name.
   static const std::vector<std::string> layers = [] {
-    auto l = layer_order();
+    auto l = model::layer_order();
     l.push_back("container");
     return l;
   }();

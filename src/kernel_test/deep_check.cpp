@@ -11,7 +11,7 @@ namespace cudiag::kernel_test {
 
 int add_kernel_test(Json& report, const GlobalOptions& global) {
   FsRoot root(global.root);
-  auto env = Environment::read(root);
+  auto env = machine::Environment::read(root);
   Plan plan;
   if (root.is_real_root()) {
     plan = plan_from_report(report, env);

@@ -14,7 +14,7 @@ namespace cudiag::kernel_test {
 namespace {
 
 // python3 on PATH, as the shell would run it (the first match), by its PATH name.
-std::vector<std::string> pythons_on_path(const FsRoot& root, const Environment& env) {
+std::vector<std::string> pythons_on_path(const FsRoot& root, const machine::Environment& env) {
   for (const auto& dir : env.list("PATH")) {
     auto candidate = dir + "/python3";
     if (root.is_regular_file(candidate)) return {candidate};
@@ -24,14 +24,14 @@ std::vector<std::string> pythons_on_path(const FsRoot& root, const Environment& 
 
 }  // namespace
 
-Plan plan_from_machine(const FsRoot& root, const Environment& env, bool nvrtc, bool frameworks) {
+Plan plan_from_machine(const FsRoot& root, const machine::Environment& env, bool nvrtc, bool frameworks) {
   Plan plan;
   plan.nvrtc_enabled = nvrtc;
   plan.frameworks_enabled = frameworks;
-  LibrarySearch search(root, env);
+  machine::LibrarySearch search(root, env);
   if (auto pick = search.loader_pick("libcuda.so.1")) plan.libcuda = root.host_path(*pick);
   std::set<std::string> seen;
-  for (const auto& inst : nvrtc ? search.find_all("libnvrtc.so") : std::vector<LibraryInstance>{}) {
+  for (const auto& inst : nvrtc ? search.find_all("libnvrtc.so") : std::vector<machine::LibraryInstance>{}) {
     if (inst.is_stub || !inst.error.empty()) continue;
     if (seen.insert(inst.real_path).second) plan.nvrtc.push_back(root.host_path(inst.real_path));
   }
@@ -39,7 +39,7 @@ Plan plan_from_machine(const FsRoot& root, const Environment& env, bool nvrtc, b
   return plan;
 }
 
-Plan plan_from_report(const Json& report, const Environment& env) {
+Plan plan_from_report(const Json& report, const machine::Environment& env) {
   Plan plan;
   auto at = [&report](const char* pointer) {
     Json::json_pointer p(pointer);

@@ -1,6 +1,6 @@
 #include "machine/environment.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 Environment Environment::read(const FsRoot& root) {
   Environment env;
@@ -50,4 +50,4 @@ std::vector<std::string> Environment::list(std::string_view name) const {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

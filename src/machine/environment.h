@@ -12,7 +12,7 @@
 #include "core/env_allowlist.h"  // is_allowlisted_variable(): what read() keeps
 #include "core/fsroot.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 class Environment {
  public:
@@ -31,4 +31,4 @@ class Environment {
   std::string error_;
 };
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace cudiag {
+namespace cudiag::machine {
 
 namespace {
 
@@ -103,4 +103,4 @@ LdCache parse_ld_cache(std::string_view bytes) {
   return result;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cudiag {
+namespace cudiag::machine {
 
 struct LdCacheEntry {
   std::string soname;
@@ -33,4 +33,4 @@ struct LdCache {
 
 LdCache parse_ld_cache(std::string_view bytes);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -4,7 +4,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace cudiag {
+namespace cudiag::machine {
 
 namespace {
 
@@ -220,4 +220,4 @@ std::optional<std::string> LibrarySearch::loader_pick(const std::string& soname)
   return std::nullopt;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

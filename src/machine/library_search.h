@@ -15,7 +15,7 @@
 #include "machine/environment.h"
 #include "machine/ld_cache.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 struct SearchDir {
   std::string path;
@@ -92,4 +92,4 @@ class LibrarySearch {
 // "libcudnn.so.9.1.0" after the prefix "libcudnn.so" -> "9.1.0"; "" when none.
 std::string version_from_file_name(const std::string& file_name, const std::string& prefix);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

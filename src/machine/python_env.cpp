@@ -5,7 +5,7 @@
 #include "core/errors.h"
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 namespace {
 
@@ -245,4 +245,4 @@ std::vector<PythonEnv> find_python_envs(const FsRoot& root, const Environment& e
   return builder.take();
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -12,7 +12,7 @@
 #include "core/fsroot.h"
 #include "machine/environment.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 struct PythonEnv {
   std::string prefix;                      // sys.prefix: the venv, the conda env, /usr
@@ -33,4 +33,4 @@ std::vector<PythonEnv> find_python_envs(const FsRoot& root, const Environment& e
 // "python3.11" -> "3.11"; "" for "python3" or anything else.
 std::string python_version_from_name(const std::string& file_name);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -6,7 +6,7 @@
 #include "core/version.h"
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 namespace {
 
@@ -138,4 +138,4 @@ std::vector<Distribution> scan_distributions(const FsRoot& root, const std::stri
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

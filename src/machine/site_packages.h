@@ -10,7 +10,7 @@
 #include "core/fsroot.h"
 #include "core/pep440.h"  // version_satisfies, moved to core (PEP 440 is not a probe)
 
-namespace cudiag {
+namespace cudiag::machine {
 
 struct Requirement {
   std::string name;    // normalized: "nvidia-cudnn-cu12"
@@ -38,4 +38,4 @@ std::vector<Distribution> scan_distributions(const FsRoot& root, const std::stri
 // One Requires-Dist value: "nvidia-cudnn-cu12 (==9.1.0.70) ; platform_system == 'Linux'".
 Requirement parse_requirement(std::string_view text);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -1,6 +1,6 @@
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
@@ -58,4 +58,4 @@ std::string sanitize(std::string_view s, std::size_t max) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

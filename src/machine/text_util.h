@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cudiag {
+namespace cudiag::machine {
 
 std::string_view trim(std::string_view s);
 std::vector<std::string_view> split_lines(std::string_view s);
@@ -17,4 +17,4 @@ std::map<std::string, std::string> parse_colon_fields(std::string_view text);
 // Printable ASCII only, at most `max` characters: garbage in /proc stays out of reports.
 std::string sanitize(std::string_view s, std::size_t max = 200);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

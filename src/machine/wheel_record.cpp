@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string_view>
 
-namespace cudiag {
+namespace cudiag::machine {
 namespace {
 
 // RECORD files of NVIDIA's wheels are a few kilobytes (cuDNN's, the longest,
@@ -126,4 +126,4 @@ std::optional<WheelOwner> WheelRecordIndex::owner_of(const std::string& library)
   return std::nullopt;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

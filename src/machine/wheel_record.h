@@ -13,7 +13,7 @@
 
 #include "core/fsroot.h"
 
-namespace cudiag {
+namespace cudiag::machine {
 
 struct WheelOwner {
   std::string distribution;  // as the dist-info directory names it: "nvidia_cublas"
@@ -58,4 +58,4 @@ class WheelRecordIndex {
 // "13.1.0"); "" when it has fewer numeric components than that.
 std::string leading_components(const std::string& version, int components);
 
-}  // namespace cudiag
+}  // namespace cudiag::machine

@@ -1,6 +1,6 @@
 #include "model/layers.h"
 
-namespace cudiag {
+namespace cudiag::model {
 
 const std::vector<std::string>& layer_order() {
   static const std::vector<std::string> order = {"host",       "kernel_driver", "nvml",
@@ -9,7 +9,6 @@ const std::vector<std::string>& layer_order() {
   return order;
 }
 
-namespace model {
 bool layer_ran(const Json& report, const std::string& layer) {
   if (!report.is_object() || !report.contains(layer)) return false;
   const Json& section = report[layer];
@@ -18,6 +17,5 @@ bool layer_ran(const Json& report, const std::string& layer) {
     return false;
   return true;
 }
-}  // namespace model
 
-}  // namespace cudiag
+}  // namespace cudiag::model

@@ -7,15 +7,12 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::model {
 
 // The diagnosis order of layers; a finding's layer must be one of these.
 const std::vector<std::string>& layer_order();
 
-namespace model {
 // Whether the report holds what `layer` was meant to record: present, and
 // for the kernel test, run (a `check --deep` under --root says "not run").
 bool layer_ran(const Json& report, const std::string& layer);
-}  // namespace model
-
-}  // namespace cudiag
+}  // namespace cudiag::model

@@ -4,7 +4,7 @@
 
 #include <array>
 
-namespace cudiag {
+namespace cudiag::model {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::string decode_library_version(std::string_view key, const Json& calls, std:
   return "";
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::model

@@ -8,7 +8,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::model {
 
 enum class VersionCallKind {
   kProperty,   // status fn(libraryPropertyType, int*) for MAJOR=0, MINOR=1, PATCH_LEVEL=2
@@ -45,4 +45,4 @@ const LibraryKind* find_library_kind(std::string_view key);
 // "" when the library answered nothing usable. `how` names the call used.
 std::string decode_library_version(std::string_view key, const Json& calls, std::string* how);
 
-}  // namespace cudiag
+}  // namespace cudiag::model

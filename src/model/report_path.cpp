@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-namespace cudiag {
+namespace cudiag::model {
 
 const Json& fact_at(const Json& report, const std::string& path) {
   static const Json null_json = nullptr;
@@ -31,4 +31,4 @@ const Json& fact_at(const Json& report, const std::string& path) {
   return *node;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::model

@@ -7,9 +7,9 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::model {
 
 // The node (a fact object {value, source}, or any JSON) at `path`, or null.
 const Json& fact_at(const Json& report, const std::string& path);
 
-}  // namespace cudiag
+}  // namespace cudiag::model

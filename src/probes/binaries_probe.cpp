@@ -7,7 +7,7 @@
 #include "probes/frameworks/framework_common.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -90,4 +90,4 @@ const RegisterProbe kBinariesProbe{{"binaries", ProbeStage::kAfterChildren, 0,
                                     true}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

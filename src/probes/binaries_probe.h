@@ -23,9 +23,9 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // Reads `report["libraries"]`, so it runs after the libraries layer finished.
 Json probe_binaries(const ProbeContext& ctx, const Json& report);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -14,7 +14,7 @@
 #include "machine/text_util.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -76,7 +76,7 @@ Json probe_cmdline(const FsRoot& root) {
     rest.remove_prefix(start);
     auto end = rest.find_first_of(" \t\n");
     auto word = rest.substr(0, end);
-    if (module_switch(word) && words.size() < 32) words.push_back(sanitize(word, 256));
+    if (module_switch(word) && words.size() < 32) words.push_back(machine::sanitize(word, 256));
     if (end == std::string_view::npos) break;
     rest.remove_prefix(end);
   }
@@ -97,4 +97,4 @@ const RegisterProbe kBootProbe{
 
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

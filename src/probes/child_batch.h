@@ -10,7 +10,7 @@
 #include "core/json.h"
 #include "core/subprocess.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 class ChildBatch {
  public:
@@ -43,4 +43,4 @@ class ChildBatch {
   std::vector<std::string> skipped_key_;  // by ticket: "" when the child ran
 };
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

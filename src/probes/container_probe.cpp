@@ -8,7 +8,7 @@
 #include "probes/host_probe.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -18,19 +18,19 @@ bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= '
 // images set NVIDIA_<FRAMEWORK>_VERSION (their release, e.g. 24.01);
 // nvidia/cuda base images set NV_CUDA_LIB_VERSION / NV_CUDA_CUDART_VERSION
 // beside CUDA_VERSION; older or third-party images only CUDA_VERSION.
-Json image_name(const Environment& env) {
+Json image_name(const machine::Environment& env) {
   for (const auto& [var, label] : {std::pair{"NVIDIA_PYTORCH_VERSION", "NGC PyTorch"},
                                    {"NVIDIA_TENSORFLOW_VERSION", "NGC TensorFlow"},
                                    {"NVIDIA_TRITON_SERVER_VERSION", "NGC Triton Inference Server"}}) {
     if (auto v = env.get(var); v && !v->empty())
-      return fact(fmt::format("{} {}", label, sanitize(*v)), env_source(var));
+      return fact(fmt::format("{} {}", label, machine::sanitize(*v)), env_source(var));
   }
   auto cuda = env.get("CUDA_VERSION");
   if (cuda && !cuda->empty() && (env.has("NV_CUDA_LIB_VERSION") || env.has("NV_CUDA_CUDART_VERSION"))) {
-    return fact(fmt::format("nvidia/cuda {}", sanitize(*cuda)), env_source("NV_CUDA_LIB_VERSION"));
+    return fact(fmt::format("nvidia/cuda {}", machine::sanitize(*cuda)), env_source("NV_CUDA_LIB_VERSION"));
   }
   if (cuda && !cuda->empty())
-    return fact(fmt::format("an image declaring CUDA_VERSION={}", sanitize(*cuda)),
+    return fact(fmt::format("an image declaring CUDA_VERSION={}", machine::sanitize(*cuda)),
                 env_source("CUDA_VERSION"));
   return fact(nullptr,
               "env:CUDA_VERSION,NV_CUDA_LIB_VERSION,NVIDIA_PYTORCH_VERSION,NVIDIA_TENSORFLOW_VERSION");
@@ -62,13 +62,13 @@ Json probe_container_image(const ProbeContext& ctx, const std::string& image_dig
   c["image_digest"] = image_digest.empty() ? unknown_fact("cli:--image-digest", "not given")
                                            : fact(image_digest, "cli:--image-digest");
   auto cuda = ctx.env.get("CUDA_VERSION");
-  c["cuda_version"] = cuda ? fact(sanitize(*cuda), env_source("CUDA_VERSION"))
+  c["cuda_version"] = cuda ? fact(machine::sanitize(*cuda), env_source("CUDA_VERSION"))
                            : unknown_fact(env_source("CUDA_VERSION"), "not set");
   c["os"] = probe_os_release(ctx.root);  // inside a container, the image's own file
   Json vars = Json::object();
   for (const auto& [name, value] : ctx.env.all()) {
     if (is_image_identity_variable(name) || name.starts_with("NVIDIA_REQUIRE_"))
-      vars[name] = fact(sanitize(value, 4096), env_source(name));
+      vars[name] = fact(machine::sanitize(value, 4096), env_source(name));
   }
   c["variables"] = vars;
   return c;
@@ -82,4 +82,4 @@ const RegisterProbe kContainerProbe{{"container", ProbeStage::kAfterChildren, 1,
                                      false}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

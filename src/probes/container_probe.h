@@ -11,7 +11,7 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // Empty when `digest` is an image digest ("sha256:<64 hex>", optionally
 // after "name@"), else what is wrong with it.
@@ -20,4 +20,4 @@ std::string image_digest_error(std::string_view digest);
 // `image_digest` is empty when the caller gave none.
 Json probe_container_image(const ProbeContext& ctx, const std::string& image_digest);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

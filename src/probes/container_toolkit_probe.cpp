@@ -5,7 +5,7 @@
 #include "core/fact.h"
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -39,7 +39,7 @@ Json mode_fact(const FsRoot& root) {
     if (eq == std::string::npos || strip(line.substr(4, eq - 4)) != "") continue;
     auto value = strip(line.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.find('"', 1) - 1);
-    return fact(sanitize(value), file_source(kConfig));
+    return fact(machine::sanitize(value), file_source(kConfig));
   }
   return fact("auto", file_source(kConfig));
 }
@@ -55,7 +55,7 @@ Json version_fact(const FsRoot& root) {
     if (in_package && line.starts_with("Version: ")) {
       auto v = strip(line.substr(9));
       v = v.substr(0, v.find_first_of("-~"));  // 1.18.0-1 -> 1.18.0
-      return fact(sanitize(v), file_source(kDpkgStatus));
+      return fact(machine::sanitize(v), file_source(kDpkgStatus));
     }
   }
   return unknown_fact(file_source(kDpkgStatus), "no nvidia-container-toolkit package installed");
@@ -70,4 +70,4 @@ Json probe_container_toolkit(const FsRoot& root) {
   return t;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

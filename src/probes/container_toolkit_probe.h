@@ -7,8 +7,8 @@
 #include "core/fsroot.h"
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 Json probe_container_toolkit(const FsRoot& root);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -8,7 +8,7 @@
 #include "probes/layer_probe.h"
 #include "probes/toolkit_probe.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 namespace {
 
 class CudaRuntimeProbe : public LayerProbe {
@@ -111,7 +111,7 @@ class CudaRuntimeProbe : public LayerProbe {
   }
 
   const CollectOptions& options_;
-  std::vector<LibraryInstance> instances_;
+  std::vector<machine::LibraryInstance> instances_;
   std::vector<std::size_t> tickets_;
   Json toolkits_;
 };
@@ -126,4 +126,4 @@ namespace {
 const RegisterLayerProbe kCudaRuntimeProbe{{"cuda_runtime", 2, 2, make_cuda_runtime_probe}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -6,7 +6,7 @@
 #include "core/version.h"
 #include "probes/layer_probe.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 namespace {
 
 class DriverApiProbe : public LayerProbe {
@@ -41,7 +41,7 @@ class DriverApiProbe : public LayerProbe {
     Json layer = Json::object();
     Json candidates = Json::array();
     const Json* picked_answer = nullptr;
-    const LibraryInstance* picked_inst = nullptr;
+    const machine::LibraryInstance* picked_inst = nullptr;
     auto picked_real = picked_.empty() ? std::string() : ctx.root.resolve(picked_).path.value_or(picked_);
     for (std::size_t i = 0; i < instances_.size(); ++i) {
       Json c = instance_json(instances_[i], picked_real);
@@ -126,7 +126,7 @@ class DriverApiProbe : public LayerProbe {
   }
 
   const CollectOptions& options_;
-  std::vector<LibraryInstance> instances_;
+  std::vector<machine::LibraryInstance> instances_;
   std::vector<std::size_t> tickets_;
   std::string picked_;
   std::string early_real_;  // the loader's pick, resolved, started early
@@ -144,4 +144,4 @@ namespace {
 const RegisterLayerProbe kDriverApiProbe{{"driver_api", 1, 0, make_driver_api_probe}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -9,19 +9,19 @@
 #include "probes/container_toolkit_probe.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 Json probe_os_release(const FsRoot& root) {
   Json os = Json::object();
   for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
     auto data = root.read_file(path);
     if (!data) continue;
-    auto kv = parse_key_values(*data.data);
+    auto kv = machine::parse_key_values(*data.data);
     auto src = file_source(path);
     for (const auto& [key, field] :
          {std::pair{"ID", "id"}, {"VERSION_ID", "version_id"}, {"PRETTY_NAME", "pretty_name"}}) {
-      os[field] =
-          kv.count(key) ? fact(sanitize(kv[key]), src) : unknown_fact(src, fmt::format("no {} field", key));
+      os[field] = kv.count(key) ? fact(machine::sanitize(kv[key]), src)
+                                : unknown_fact(src, fmt::format("no {} field", key));
     }
     return os;
   }
@@ -35,14 +35,15 @@ namespace {
 Json first_line_fact(const FsRoot& root, const char* path) {
   auto data = root.read_file(path);
   if (!data) return unknown_fact(file_source(path), data.error);
-  auto line = trim(split_lines(*data.data).empty() ? std::string_view{} : split_lines(*data.data)[0]);
+  auto line = machine::trim(machine::split_lines(*data.data).empty() ? std::string_view{}
+                                                                     : machine::split_lines(*data.data)[0]);
   if (line.empty()) return unknown_fact(file_source(path), "empty");
-  return fact(sanitize(line, 400), file_source(path));
+  return fact(machine::sanitize(line, 400), file_source(path));
 }
 
 Json probe_architecture(const FsRoot& root) {
-  if (auto arch = root.read_file("/proc/sys/kernel/arch"); arch && !trim(*arch.data).empty()) {
-    return fact(sanitize(trim(*arch.data)), file_source("/proc/sys/kernel/arch"));
+  if (auto arch = root.read_file("/proc/sys/kernel/arch"); arch && !machine::trim(*arch.data).empty()) {
+    return fact(machine::sanitize(machine::trim(*arch.data)), file_source("/proc/sys/kernel/arch"));
   }
   if (root.is_real_root()) {
     utsname u{};
@@ -61,7 +62,7 @@ Json probe_glibc(const FsRoot& root) {
     if (name.starts_with("libc-") && name.ends_with(".so"))
       return fact(name.substr(5, name.size() - 8), file_source(*real.path));
     if (auto v = root.read_file("/.cudiag/glibc-version"); v)
-      return fact(std::string(trim(*v.data)), file_source("/.cudiag/glibc-version"));
+      return fact(std::string(machine::trim(*v.data)), file_source("/.cudiag/glibc-version"));
     return unknown_fact(file_source(*real.path), "glibc version is not in the file name");
   }
   return unknown_fact("file:/lib/x86_64-linux-gnu/libc.so.6", "not found");
@@ -117,7 +118,7 @@ Json probe_container(const ProbeContext& ctx) {
   // from the host, and its variables.
   Json nvidia = Json::array();
   if (auto mounts = root.read_file("/proc/self/mountinfo", 4u << 20); mounts && !kind.empty()) {
-    for (auto line : split_lines(*mounts.data)) {
+    for (auto line : machine::split_lines(*mounts.data)) {
       if (line.find("libcuda.so") != std::string_view::npos ||
           line.find("libnvidia-ml.so") != std::string_view::npos ||
           line.find("/dev/nvidia") != std::string_view::npos ||
@@ -128,7 +129,7 @@ Json probe_container(const ProbeContext& ctx) {
         for (int i = 0; i < 4 && pos != std::string_view::npos; ++i) pos = fields.find(' ', pos + 1);
         if (pos == std::string_view::npos) continue;
         auto end = fields.find(' ', pos + 1);
-        nvidia.push_back(sanitize(fields.substr(pos + 1, end - pos - 1)));
+        nvidia.push_back(machine::sanitize(fields.substr(pos + 1, end - pos - 1)));
         if (nvidia.size() >= 32) break;
       }
     }
@@ -156,10 +157,10 @@ Json probe_wsl(const FsRoot& root) {
   return w;
 }
 
-Json probe_environment(const Environment& env) {
+Json probe_environment(const machine::Environment& env) {
   Json vars = Json::object();
   for (const auto& [name, value] : env.all()) {
-    if (is_allowlisted_variable(name)) vars[name] = fact(sanitize(value, 4096), env_source(name));
+    if (is_allowlisted_variable(name)) vars[name] = fact(machine::sanitize(value, 4096), env_source(name));
   }
   return vars;
 }
@@ -206,4 +207,4 @@ const RegisterProbe kHostProbe{
      [](const ProbeContext& ctx, const CollectOptions&, const Json&) { return probe_host(ctx); }, true}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -2,7 +2,7 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // Layer 1, `host`: OS, kernel, CPU architecture, glibc, the container or WSL2
 // the process runs in (each with its evidence), and the allowlisted
@@ -13,4 +13,4 @@ Json probe_host(const ProbeContext& ctx);
 // each a fact. In a container this is the image's OS.
 Json probe_os_release(const FsRoot& root);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -7,7 +7,7 @@
 #include "machine/text_util.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -23,7 +23,7 @@ Json probe_modules(const FsRoot& root) {
     return mods;
   }
   std::map<std::string, bool> loaded;
-  for (auto line : split_lines(*data.data)) {
+  for (auto line : machine::split_lines(*data.data)) {
     auto name = line.substr(0, line.find(' '));
     loaded[std::string(name)] = true;
   }
@@ -62,7 +62,7 @@ Json probe_proc_gpus(const FsRoot& root) {
     if (!data) {
       g["error"] = unknown_fact(file_source(path), data.error);
     } else {
-      auto fields = parse_colon_fields(*data.data);
+      auto fields = machine::parse_colon_fields(*data.data);
       auto src = file_source(path);
       for (const auto& [key, out] : {std::pair{"Model", "model"},
                                      {"GPU UUID", "uuid"},
@@ -80,7 +80,7 @@ Json probe_proc_gpus(const FsRoot& root) {
 
 std::string read_trimmed(const FsRoot& root, const std::string& path) {
   auto d = root.read_file(path, 4096);
-  return d ? std::string(trim(*d.data)) : "";
+  return d ? std::string(machine::trim(*d.data)) : "";
 }
 
 Json probe_pci(const FsRoot& root) {
@@ -132,7 +132,7 @@ Json probe_device_nodes(const FsRoot& root) {
 }  // namespace
 
 std::string parse_nvrm_version(std::string_view text, bool* open_module) {
-  auto lines = split_lines(text);
+  auto lines = machine::split_lines(text);
   for (auto line : lines) {
     if (!line.starts_with("NVRM version:")) continue;
     if (open_module) *open_module = line.find("Open Kernel Module") != std::string_view::npos;
@@ -171,7 +171,7 @@ Json probe_kernel_driver(const ProbeContext& ctx) {
   {
     const char* path = "/sys/module/nvidia/version";
     auto data = root.read_file(path);
-    kd["sysfs_version"] = data ? fact(sanitize(trim(*data.data)), file_source(path))
+    kd["sysfs_version"] = data ? fact(machine::sanitize(machine::trim(*data.data)), file_source(path))
                                : unknown_fact(file_source(path), data.error);
   }
   kd["modules"] = probe_modules(root);
@@ -189,4 +189,4 @@ const RegisterProbe kKernelDriverProbe{
      true}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -3,9 +3,9 @@
 #include "machine/library_search.h"
 #include "probes/layer_probe.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
-Json instance_json(const LibraryInstance& inst, const std::string& picked_path) {
+Json instance_json(const machine::LibraryInstance& inst, const std::string& picked_path) {
   Json j = Json::object();
   j["path"] = inst.path;
   j["real_path"] = inst.real_path;
@@ -40,11 +40,11 @@ std::string child_failure(const Json& answer) {
   return "";
 }
 
-std::string driver_release_in_file_name(const LibraryInstance& inst) {
+std::string driver_release_in_file_name(const machine::LibraryInstance& inst) {
   // NVIDIA's driver releases are numbered from R100 up; a smaller first
   // component is the soname's suffix, not a release.
   auto v = Version::parse(inst.file_version);
   return v && v->major() >= 100 ? inst.file_version : std::string();
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -13,7 +13,7 @@
 #include "probes/probe_context.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 class LayerProbe {
  public:
@@ -35,14 +35,13 @@ std::unique_ptr<LayerProbe> make_cuda_runtime_probe(const CollectOptions& option
 std::unique_ptr<LayerProbe> make_libraries_probe(const CollectOptions& options);
 
 // Shared pieces of the library-backed layers.
-struct LibraryInstance;
-Json instance_json(const LibraryInstance& inst, const std::string& picked_path);
+Json instance_json(const machine::LibraryInstance& inst, const std::string& picked_path);
 // A call's result as a fact: {"value": "CUDA_ERROR_NO_DEVICE", "code": 100, "source": ...}.
 Json result_fact(const Json& call, const std::string& source, std::string_view api, const ErrorNamer& namer);
 // The driver release in a libcuda/libnvidia-ml file name ("535.261.03"), or ""
 // when the name carries only a soname suffix (libcuda.so.1, WSL's libcuda.so.1.1).
-std::string driver_release_in_file_name(const LibraryInstance& inst);
+std::string driver_release_in_file_name(const machine::LibraryInstance& inst);
 // Why a child gave no answer, or "" when it did.
 std::string child_failure(const Json& answer);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -17,7 +17,7 @@
 #include "probes/layer_probe.h"
 #include "probes/library_catalog.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 namespace {
 
 class LibrariesProbe : public LayerProbe {
@@ -26,8 +26,8 @@ class LibrariesProbe : public LayerProbe {
   const char* layer() const override { return "libraries"; }
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
-    WheelRecordIndex wheels(ctx.root);
-    for (const auto& kind : library_catalog()) {
+    machine::WheelRecordIndex wheels(ctx.root);
+    for (const auto& kind : model::library_catalog()) {
       Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}, {}, {}};
       for (const auto& inst : e.instances) {
         bool call = options_.library_calls && inst.error.empty();
@@ -65,8 +65,8 @@ class LibrariesProbe : public LayerProbe {
             j["version"] = unknown_fact(call_source(inst.real_path, "dlopen"), failure);
           } else {
             std::string how;
-            auto v = decode_library_version(e.kind->key, answer.contains("calls") ? answer["calls"] : Json(),
-                                            &how);
+            auto v = model::decode_library_version(e.kind->key,
+                                                   answer.contains("calls") ? answer["calls"] : Json(), &how);
             j["version"] = v.empty() ? unknown_fact(call_source(inst.real_path, e.kind->calls.front().symbol),
                                                     "no version function answered")
                                      : fact(v, call_source(inst.real_path, how));
@@ -102,26 +102,27 @@ class LibrariesProbe : public LayerProbe {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   struct WheelVersion {
-    WheelOwner owner;
+    machine::WheelOwner owner;
     std::string version;  // the owner's version at the precision of the library's own function
   };
   struct Entry {
-    const LibraryKind* kind;
-    std::vector<LibraryInstance> instances;
+    const model::LibraryKind* kind;
+    std::vector<machine::LibraryInstance> instances;
     std::vector<std::size_t> tickets;
     std::vector<Json> remembered;                    // a cached answer, or null
     std::vector<std::optional<WheelVersion>> wheel;  // the installing wheel's version, when used
   };
-  static std::optional<WheelVersion> wheel_version(const WheelRecordIndex& wheels, const LibraryKind& kind,
-                                                   const LibraryInstance& inst) {
+  static std::optional<WheelVersion> wheel_version(const machine::WheelRecordIndex& wheels,
+                                                   const model::LibraryKind& kind,
+                                                   const machine::LibraryInstance& inst) {
     if (kind.wheel_version_components == 0) return std::nullopt;
     auto owner = wheels.owner_of(inst.real_path);
     if (!owner) return std::nullopt;
-    auto version = leading_components(owner->version, kind.wheel_version_components);
+    auto version = machine::leading_components(owner->version, kind.wheel_version_components);
     if (version.empty()) return std::nullopt;
     return WheelVersion{std::move(*owner), std::move(version)};
   }
-  static std::string cache_what(const LibraryKind& kind) { return std::string("library ") + kind.key; }
+  static std::string cache_what(const model::LibraryKind& kind) { return std::string("library ") + kind.key; }
   const CollectOptions& options_;
   std::vector<Entry> entries_;
 };
@@ -136,4 +137,4 @@ namespace {
 const RegisterLayerProbe kLibrariesProbe{{"libraries", 3, 3, make_libraries_probe}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -4,7 +4,7 @@
 #include "core/version.h"
 #include "probes/layer_probe.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 namespace {
 
 class NvmlProbe : public LayerProbe {
@@ -90,7 +90,7 @@ class NvmlProbe : public LayerProbe {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const CollectOptions& options_;
-  std::vector<LibraryInstance> instances_;
+  std::vector<machine::LibraryInstance> instances_;
   std::string picked_;
   std::size_t picked_index_ = kNone;
   std::size_t ticket_ = kNone;
@@ -106,4 +106,4 @@ namespace {
 const RegisterLayerProbe kNvmlProbe{{"nvml", 0, 1, make_nvml_probe}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -9,15 +9,15 @@
 #include "machine/environment.h"
 #include "machine/library_search.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 struct ProbeContext {
   const FsRoot& root;
-  const Environment& env;
-  const LibrarySearch& search;
+  const machine::Environment& env;
+  const machine::LibrarySearch& search;
   std::chrono::milliseconds child_timeout{10000};
   std::string self_exe;            // cudiag itself, re-executed for child probes
   AnswerCache* answers = nullptr;  // remembered library-version answers; null: none
 };
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 // Deques: registered_probes() hands out pointers that later registrations must not move.
@@ -44,4 +44,4 @@ std::vector<std::string> registered_probe_keys() {
 
 const std::vector<LayerProbeDef>& registered_layer_probes() { return layer_probes(); }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

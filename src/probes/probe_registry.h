@@ -24,7 +24,7 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 enum class ProbeStage { kEarly, kWhileChildrenRun, kAfterChildren };
 
@@ -63,4 +63,4 @@ struct RegisterLayerProbe {
 
 const std::vector<LayerProbeDef>& registered_layer_probes();  // sorted by order
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

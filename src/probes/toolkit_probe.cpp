@@ -6,7 +6,7 @@
 #include "inspect/mapped_file.h"
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -43,13 +43,13 @@ Json toolkit_version(const FsRoot& root, const std::string& dir) {
     auto j = Json::parse(*data.data, nullptr, false);
     if (!j.is_discarded() && j.contains("cuda") && j["cuda"].is_object() && j["cuda"].contains("version") &&
         j["cuda"]["version"].is_string()) {
-      return fact(sanitize(j["cuda"]["version"].get<std::string>()), file_source(json_path));
+      return fact(machine::sanitize(j["cuda"]["version"].get<std::string>()), file_source(json_path));
     }
     return unknown_fact(file_source(json_path), "malformed version.json (no cuda.version)");
   }
   auto txt_path = dir + "/version.txt";
   if (auto data = root.read_file(txt_path); data) {
-    auto text = trim(*data.data);
+    auto text = machine::trim(*data.data);
     auto pos = text.rfind(' ');
     auto token = pos == std::string_view::npos ? text : text.substr(pos + 1);
     if (Version::parse(token)) return fact(std::string(token), file_source(txt_path));
@@ -129,4 +129,4 @@ Json probe_toolkits(const ProbeContext& ctx) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

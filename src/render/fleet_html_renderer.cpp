@@ -9,7 +9,7 @@
 #include "render/fleet_render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 namespace ft = fleet_text;
@@ -178,4 +178,4 @@ std::string render_fleet_html(const FleetResult& r, const FleetRenderOptions& o)
   return out + "</main></body></html>\n";
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -7,7 +7,7 @@
 #include "core/json.h"
 #include "render/fleet_render.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 using workflow::fleet::Members;
@@ -95,4 +95,4 @@ std::string render_fleet_json(const FleetResult& r) {
   return json_text(j) + "\n";
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

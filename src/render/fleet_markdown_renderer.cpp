@@ -6,7 +6,7 @@
 #include "render/fleet_render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 namespace ft = fleet_text;
@@ -94,4 +94,4 @@ std::string render_fleet_markdown(const FleetResult& r, const FleetRenderOptions
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

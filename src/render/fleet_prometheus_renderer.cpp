@@ -7,7 +7,7 @@
 
 #include "render/fleet_render.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 
@@ -85,4 +85,4 @@ std::string render_fleet_prometheus(const FleetResult& r) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

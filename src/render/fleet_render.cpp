@@ -5,7 +5,7 @@
 #include "core/errors.h"
 #include "core/text_wrap.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 using workflow::fleet::Members;
@@ -111,4 +111,4 @@ std::string stack_line(const workflow::StackValue& v) {
 
 }  // namespace fleet_text
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -10,7 +10,7 @@
 #include "render/redact.h"
 #include "workflow/fleet.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 struct FleetRenderOptions {
   std::size_t max_hosts = 10;  // hosts named per line in text/md/html ("… and N more"); json lists all
@@ -53,4 +53,4 @@ std::string verdict(const workflow::fleet::FleetResult& r);
 std::string stack_line(const workflow::StackValue& v);
 }  // namespace fleet_text
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -7,7 +7,7 @@
 #include "render/fleet_render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 using workflow::fleet::FleetResult;
 using workflow::fleet::Group;
@@ -126,4 +126,4 @@ std::string render_fleet_text(const FleetResult& r, const FleetRenderOptions& o)
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

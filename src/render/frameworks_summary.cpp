@@ -15,7 +15,7 @@
 #include "core/text_wrap.h"
 #include "render/text_summary.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -364,4 +364,4 @@ std::vector<SummaryLine> framework_summary_lines(const Json& report) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -10,7 +10,7 @@
 #include "render/render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 std::string escape_data(std::string_view s) {
@@ -89,4 +89,4 @@ std::string render_github(const Json& report, const RenderOptions&) {
 const RegisterRenderer kGithub{"github", render_github};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -11,7 +11,7 @@
 #include "render/render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 constexpr std::size_t kFactsPerLayer = 400;
@@ -225,4 +225,4 @@ std::string render_html(const Json& report, const RenderOptions&) {
 const RegisterRenderer kHtml{"html", render_html};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -14,7 +14,7 @@
 #include "model/report_path.h"
 #include "render/text_summary.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -22,7 +22,7 @@ bool is_fact(const Json& j) { return j.is_object() && j.contains("value") && j.c
 
 // The text of the fact at a dotted path, "" when missing or unknown.
 std::string fact_text(const Json& report, const std::string& path) {
-  return display_text(fact_value(fact_at(report, path)));
+  return display_text(fact_value(model::fact_at(report, path)));
 }
 
 // The first of `keys` in `obj` with a non-empty value (a fact or a plain value).
@@ -44,7 +44,7 @@ std::string os_line(const Json& r) {
   if (auto k = fact_text(r, "host.kernel_release"); !k.empty()) parts.push_back("kernel " + k);
   parts.push_back(fact_text(r, "host.architecture"));
   if (auto g = fact_text(r, "host.glibc"); !g.empty()) parts.push_back("glibc " + g);
-  if (fact_value(fact_at(r, "host.wsl.detected")) == true) parts.push_back("WSL2");
+  if (fact_value(model::fact_at(r, "host.wsl.detected")) == true) parts.push_back("WSL2");
   return join_nonempty(parts, " · ");
 }
 
@@ -220,7 +220,7 @@ std::vector<SummaryItem> issue_summary(const Json& report) {
 }
 
 std::vector<LayerView> layer_views(const Json& report) {
-  std::vector<std::string> names = layer_order();
+  std::vector<std::string> names = model::layer_order();
   for (const auto& f : report.value("findings", Json::array())) {
     auto layer = f.is_object() ? f.value("layer", "") : "";
     if (!layer.empty() && std::find(names.begin(), names.end(), layer) == names.end()) names.push_back(layer);
@@ -256,4 +256,4 @@ std::vector<FactLine> layer_facts(const Json& report, const std::string& layer, 
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -9,7 +9,7 @@
 #include "core/json.h"
 #include "render/text_summary.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 struct SummaryItem {
   std::string label;  // "OS", "GPU", "Host driver", ...
@@ -45,4 +45,4 @@ std::string display_text(const Json& v);
 // The same for an evidence value, where null is shown as "null".
 std::string evidence_text(const Json& v);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -1,8 +1,8 @@
 #include "render/render.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 const RegisterRenderer kJson{
     "json", [](const Json& report, const RenderOptions&) { return json_text(report) + "\n"; }};
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -8,7 +8,7 @@
 #include "render/render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 struct Case {
@@ -127,4 +127,4 @@ std::string render_junit(const Json& report, const RenderOptions&) {
 const RegisterRenderer kJunit{"junit", render_junit};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

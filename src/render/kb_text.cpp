@@ -8,7 +8,7 @@
 
 #include "core/text_wrap.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 constexpr std::size_t kWidth = 80;
@@ -234,4 +234,4 @@ std::string kb_tables_text(const std::string& origin, const std::vector<kb::Tabl
   return out.str();
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

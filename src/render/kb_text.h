@@ -9,7 +9,7 @@
 #include "core/version.h"
 #include "kb/records.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 // `kb driver-for VERSION`: the minimum drivers of a known release, on `os` ("linux" or "windows").
 std::string kb_driver_for_text(const std::string& version, const std::string& os,
@@ -28,4 +28,4 @@ std::string kb_ptx_of_cuda_text(const kb::PtxIsa& row, const Version& isa);
 std::string kb_cuda_of_ptx_text(const kb::PtxIsa& row, const Version& isa, const Version& cuda);
 std::string kb_tables_text(const std::string& origin, const std::vector<kb::TableInfo>& tables);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

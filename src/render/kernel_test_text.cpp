@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -160,4 +160,4 @@ std::string render_requirements_text(const Json& requirements) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

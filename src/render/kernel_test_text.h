@@ -6,7 +6,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 // `section` is a report's `kernel_test` value (src/kernel_test/run.cpp writes it).
 std::string render_kernel_test_text(const Json& section, bool color);
@@ -14,4 +14,4 @@ std::string render_kernel_test_text(const Json& section, bool color);
 // The text form of the report's `requirements` (check --require): one line each.
 std::string render_requirements_text(const Json& requirements);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

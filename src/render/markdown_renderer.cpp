@@ -10,7 +10,7 @@
 #include "render/render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 constexpr std::size_t kFactsPerLayer = 120;
@@ -137,4 +137,4 @@ std::string render_markdown(const Json& report, const RenderOptions&) {
 const RegisterRenderer kMarkdown{"md", render_markdown};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -62,4 +62,4 @@ std::optional<std::string> nfd_label_value(std::string_view raw) {
   return s;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace cudiag {
+namespace cudiag::render {
 
 inline constexpr std::string_view kNfdNamespace = "cudiag.dev";
 
@@ -20,4 +20,4 @@ bool is_nfd_label_value(std::string_view value);
 // are trimmed to alphanumerics, then it is cut to 63; nullopt when nothing is left.
 std::optional<std::string> nfd_label_value(std::string_view raw);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -17,7 +17,7 @@
 #include "render/nfd_labels.h"
 #include "render/render.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -110,4 +110,4 @@ std::string render_nfd(const Json& report, const RenderOptions&) {
 const RegisterRenderer kNfd{"nfd", render_nfd};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

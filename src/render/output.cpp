@@ -13,7 +13,7 @@
 #include "render/redact.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -131,4 +131,4 @@ void write_message(std::string_view line) {
   std::cerr.flush();
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -10,7 +10,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 enum class OutputKind {
   kText,    // read on a terminal: redacted, control characters escaped
@@ -45,4 +45,4 @@ void write_message(std::string_view line);
 // bytes as visible \xNN escapes; with keep_colour, SGR sequences stay.
 std::string escape_terminal(std::string_view text, bool keep_colour = false);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

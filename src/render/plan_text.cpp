@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace cudiag {
+namespace cudiag::render {
 
 std::string plan_text(const workflow::Plan& plan, const workflow::FindingChanges& changes) {
   std::string out = fmt::format("Plan: {}\n", plan.change);
@@ -23,4 +23,4 @@ std::string plan_text(const workflow::Plan& plan, const workflow::FindingChanges
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

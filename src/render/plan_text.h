@@ -4,8 +4,8 @@
 
 #include "workflow/plan.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 std::string plan_text(const workflow::Plan& plan, const workflow::FindingChanges& changes);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -15,7 +15,7 @@
 #include "render/render.h"
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
@@ -155,4 +155,4 @@ std::string render_prometheus(const Json& report, const RenderOptions&) {
 const RegisterRenderer kPrometheus{"prometheus", render_prometheus};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -13,7 +13,7 @@
 #include "core/env_allowlist.h"
 #include "render/token_formats.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
@@ -571,4 +571,4 @@ RedactOptions redact_options_for_this_process(bool include_identity) {
   return o;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -11,7 +11,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 inline constexpr std::string_view kRedacted = "<redacted>";
 
@@ -51,4 +51,4 @@ Json redact_report(const Json& report, const RedactOptions& options);
 // The running process's host name, user name and $HOME, for RedactOptions.
 RedactOptions redact_options_for_this_process(bool include_identity);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -9,7 +9,7 @@
 #include "core/errors.h"
 #include "render/redact.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 std::map<std::string, RendererFn>& renderers() {
@@ -52,4 +52,4 @@ void add_identity_flag(CLI::App& app, bool& include_identity) {
       "Keep GPU UUIDs, host and user names and home directories in the output (secrets are always redacted)");
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -14,7 +14,7 @@ namespace CLI {
 class App;
 }
 
-namespace cudiag {
+namespace cudiag::render {
 
 struct RenderOptions {
   bool color = false;
@@ -40,4 +40,4 @@ RenderOptions render_options(const GlobalOptions& global, bool to_stdout, bool i
 // Adds --include-identity to a command that renders a report.
 void add_identity_flag(CLI::App& app, bool& include_identity);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

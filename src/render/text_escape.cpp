@@ -1,6 +1,6 @@
 #include "render/text_escape.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
@@ -98,4 +98,4 @@ std::string markdown_code(std::string_view s) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

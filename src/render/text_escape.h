@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace cudiag {
+namespace cudiag::render {
 
 // Length of the valid UTF-8 sequence at `at` (< s.size()), or 0: overlongs,
 // surrogates and code points above U+10FFFF are invalid.
@@ -24,4 +24,4 @@ std::string markdown_escape(std::string_view s);
 // Text inside a fenced code block: a fence in the text cannot end the block.
 std::string markdown_code(std::string_view s);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

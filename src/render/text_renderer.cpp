@@ -13,7 +13,7 @@
 #include "render/render.h"
 #include "render/text_summary.h"
 
-namespace cudiag {
+namespace cudiag::render {
 namespace {
 
 constexpr const char* kReset = "\033[0m";
@@ -173,4 +173,4 @@ std::string render_text_with_blocks(const Json& report, const RenderOptions& opt
 const RegisterRenderer kText{"text", render_text_with_blocks};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -6,13 +6,13 @@
 #include "model/kernel_test_view.h"
 #include "model/report_path.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 namespace {
 
 // The value of the fact at `path` as text, or `fallback`.
 std::string val(const Json& report, const std::string& path, const std::string& fallback = "unknown") {
-  const Json& f = fact_at(report, path);
+  const Json& f = model::fact_at(report, path);
   const Json& v = fact_value(f);
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number() || v.is_boolean()) return json_text(v, -1);
@@ -21,7 +21,7 @@ std::string val(const Json& report, const std::string& path, const std::string& 
 
 // "CUDA_ERROR_NO_DEVICE (100)" for a result fact.
 std::string result_text(const Json& report, const std::string& path) {
-  const Json& f = fact_at(report, path);
+  const Json& f = model::fact_at(report, path);
   if (!f.is_object()) return "not called";
   if (f.contains("code")) {
     std::string name = f["value"].is_string() ? f["value"].get<std::string>() : "code";
@@ -38,11 +38,11 @@ std::vector<std::string> host_lines(const Json& r) {
                               val(r, "host.glibc")));
   std::string container = val(r, "host.container.kind", "");
   if (!container.empty()) {
-    bool nv = fact_value(fact_at(r, "host.container.nvidia_runtime")) == true;
+    bool nv = fact_value(model::fact_at(r, "host.container.nvidia_runtime")) == true;
     lines.push_back(
         fmt::format("in a {} container{}", container, nv ? " with NVIDIA driver files mounted" : ""));
   }
-  if (fact_value(fact_at(r, "host.wsl.detected")) == true) lines.push_back("WSL2");
+  if (fact_value(model::fact_at(r, "host.wsl.detected")) == true) lines.push_back("WSL2");
   return lines;
 }
 
@@ -54,18 +54,19 @@ std::vector<std::string> kernel_lines(const Json& r) {
     if (d.value("kind", "") == "gpu") ++gpus;
   }
   std::string module = val(r, "kernel_driver.version", "");
-  bool loaded = fact_value(fact_at(r, "kernel_driver.modules.nvidia")) == true;
+  bool loaded = fact_value(model::fact_at(r, "kernel_driver.modules.nvidia")) == true;
   if (!module.empty()) {
-    lines.push_back(
-        fmt::format("NVIDIA kernel module {}{}", module,
-                    fact_value(fact_at(r, "kernel_driver.open_kernel_module")) == true ? " (open)" : ""));
-  } else if (!kd.contains("version") && !fact_at(r, "kernel_driver.modules.nvidia").is_object()) {
+    lines.push_back(fmt::format(
+        "NVIDIA kernel module {}{}", module,
+        fact_value(model::fact_at(r, "kernel_driver.open_kernel_module")) == true ? " (open)" : ""));
+  } else if (!kd.contains("version") && !model::fact_at(r, "kernel_driver.modules.nvidia").is_object()) {
     lines.push_back("NVIDIA kernel module: unknown (not collected)");
   } else {
     lines.push_back(loaded ? "nvidia module listed but /proc/driver/nvidia/version is unreadable"
                            : "no NVIDIA kernel module loaded");
   }
-  if (fact_value(fact_at(r, "kernel_driver.modules.nouveau")) == true) lines.push_back("nouveau is loaded");
+  if (fact_value(model::fact_at(r, "kernel_driver.modules.nouveau")) == true)
+    lines.push_back("nouveau is loaded");
   // Without a PCI scan (--no-collect, a partial report) the count is unknown, not zero.
   if (kd.contains("pci_devices") && kd["pci_devices"].is_array())
     lines.push_back(fmt::format("{} NVIDIA GPU{} on the PCI bus", gpus, gpus == 1 ? "" : "s"));
@@ -96,13 +97,13 @@ std::vector<std::string> nvml_lines(const Json& r) {
 }
 
 std::vector<std::string> driver_api_lines(const Json& r) {
-  if (fact_value(fact_at(r, "driver_api.picked")).is_null()) return {"no libcuda.so.1 found"};
+  if (fact_value(model::fact_at(r, "driver_api.picked")).is_null()) return {"no libcuda.so.1 found"};
   std::vector<std::string> lines;
   lines.push_back(
       fmt::format("libcuda {} ({})", val(r, "driver_api.library_version"), val(r, "driver_api.picked")));
   lines.push_back(fmt::format("supports CUDA {} · cuInit → {}", val(r, "driver_api.cuda_driver_version"),
                               result_text(r, "driver_api.cuInit")));
-  if (fact_value(fact_at(r, "driver_api.forward_compat_package")) == true)
+  if (fact_value(model::fact_at(r, "driver_api.forward_compat_package")) == true)
     lines.push_back("from a forward-compatibility package");
   std::size_t n = r["driver_api"].value("candidates", Json::array()).size();
   if (n > 1) lines.push_back(fmt::format("{} libcuda copies visible", n));
@@ -204,4 +205,4 @@ std::vector<LayerSummary> layer_summaries(const Json& report) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::render

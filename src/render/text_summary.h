@@ -6,7 +6,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::render {
 
 struct SummaryLine {
   std::string text;
@@ -28,4 +28,4 @@ std::vector<LayerSummary> layer_summaries(const Json& report);
 // worst severity as its mark.
 std::vector<SummaryLine> framework_summary_lines(const Json& report);
 
-}  // namespace cudiag
+}  // namespace cudiag::render

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace cudiag::token_formats {
+namespace cudiag::render::token_formats {
 
 // A token format: a fixed prefix, then at least `min_tail` characters of
 // its alphabet.
@@ -87,4 +87,4 @@ static_assert([] {
   return true;
 }());
 
-}  // namespace cudiag::token_formats
+}  // namespace cudiag::render::token_formats

@@ -89,7 +89,7 @@ void assume_runtime(Json& report, const std::string& value) {
   array_at(layer, "runtimes").push_back(std::move(rt));
 }
 
-void assume_library(Json& report, const LibraryKind& kind, const std::string& value) {
+void assume_library(Json& report, const model::LibraryKind& kind, const std::string& value) {
   auto v = assumed_version(kind.key, value);
   Json inst = Json::object();
   inst["path"] = fmt::format("assume:{}.{}", kind.file_prefix, v.major());
@@ -205,7 +205,7 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
     } else if (assume_container_runtime(report, key, value)) {
     } else if (key.starts_with("env.")) {
       assume_env(report, key.substr(4), value);
-    } else if (const auto* kind = find_library_kind(key)) {
+    } else if (const auto* kind = model::find_library_kind(key)) {
       assume_library(report, *kind, value);
     } else {
       throw InputError(fmt::format(

@@ -7,9 +7,9 @@
 
 namespace cudiag {
 
-std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> args) {
+std::size_t probes::ChildBatch::add(const std::string& kind, std::vector<std::string> args) {
   ChildSpec spec;
-  spec.argv = {self_exe_, kChildProbeArg, kind};
+  spec.argv = {self_exe_, child::kChildProbeArg, kind};
   std::string label = kind;
   for (auto& a : args) {
     label += " " + a;
@@ -30,7 +30,7 @@ std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> ar
   return specs_.size() - 1;
 }
 
-void ChildBatch::wait() {
+void probes::ChildBatch::wait() {
   auto ran = group_.wait();
   results_.clear();
   elapsed_.clear();
@@ -53,21 +53,21 @@ void ChildBatch::wait() {
       r = Json::parse(o.out, nullptr, false);
       if (r.is_discarded() || !r.is_object()) {
         r = Json::object();
-        r["child_error"] = "printed something that is not a JSON object: " + sanitize(o.out, 120);
+        r["child_error"] = "printed something that is not a JSON object: " + machine::sanitize(o.out, 120);
       }
     } else {
       r = Json::object();
       r["child_error"] = describe_outcome(o, timeout_);
       if (o.status == ChildOutcome::Status::kSignaled) r["signal"] = o.signal;
       if (o.status == ChildOutcome::Status::kTimedOut) r["timed_out"] = true;
-      if (!o.err.empty()) r["stderr"] = sanitize(o.err, 300);
+      if (!o.err.empty()) r["stderr"] = machine::sanitize(o.err, 300);
     }
     r["child_ms"] = o.elapsed_ms;
     results_.push_back(std::move(r));
   }
 }
 
-Json ChildBatch::timings() const {
+Json probes::ChildBatch::timings() const {
   Json t = Json::array();
   for (std::size_t i = 0; i < labels_.size() && i < elapsed_.size(); ++i) {
     Json e = Json::object();

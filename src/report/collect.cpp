@@ -37,41 +37,42 @@ Json new_report() {
 Json collect_report(const CollectOptions& options) {
   auto start = std::chrono::steady_clock::now();
   FsRoot root(options.root);
-  auto env = Environment::read(root);
-  LibrarySearch search(root, env);
+  auto env = machine::Environment::read(root);
+  machine::LibrarySearch search(root, env);
   AnswerCache answers(options.answer_cache_dir);
-  ProbeContext ctx{root, env, search, options.child_timeout, self_executable(), &answers};
+  probes::ProbeContext ctx{root, env, search, options.child_timeout, self_executable(), &answers};
   Json timings = Json::object();
   timings["search_ms"] = ms_since(start);
 
   // Children first, so they run while this process reads files (probes/probe_registry.h, the stages).
-  std::vector<std::unique_ptr<LayerProbe>> layers;
-  for (const auto& def : registered_layer_probes()) layers.push_back(def.make(options));
-  ChildBatch batch(ctx.self_exe, options.child_timeout);
+  std::vector<std::unique_ptr<probes::LayerProbe>> layers;
+  for (const auto& def : probes::registered_layer_probes()) layers.push_back(def.make(options));
+  probes::ChildBatch batch(ctx.self_exe, options.child_timeout);
   // The driver API's cuInit first (the longest call), then NVML; then the searches.
   std::vector<std::size_t> early(layers.size());
   for (std::size_t i = 0; i < early.size(); ++i) early[i] = i;
   std::stable_sort(early.begin(), early.end(), [](std::size_t a, std::size_t b) {
-    return registered_layer_probes()[a].start_early_rank < registered_layer_probes()[b].start_early_rank;
+    return probes::registered_layer_probes()[a].start_early_rank <
+           probes::registered_layer_probes()[b].start_early_rank;
   });
   for (auto i : early) layers[i]->start_early(ctx, batch);
   for (auto& l : layers) l->plan(ctx, batch);
 
   Json report = new_report();
   if (!root.is_real_root()) report["root"] = root.root();
-  auto run_stage = [&](ProbeStage stage) {
-    for (const auto* p : registered_probes(stage)) {
+  auto run_stage = [&](probes::ProbeStage stage) {
+    for (const auto* p : probes::registered_probes(stage)) {
       if (p->enabled && !p->enabled(options)) continue;
       auto t = std::chrono::steady_clock::now();
       report[p->key] = p->run(ctx, options, report);
       if (p->timed) timings[p->key + "_ms"] = ms_since(t);
     }
   };
-  run_stage(ProbeStage::kEarly);
+  run_stage(probes::ProbeStage::kEarly);
   auto t = std::chrono::steady_clock::now();
   for (auto& l : layers) l->read_files(ctx);
   timings["layer_files_ms"] = ms_since(t);
-  run_stage(ProbeStage::kWhileChildrenRun);
+  run_stage(probes::ProbeStage::kWhileChildrenRun);
 
   if (options.while_children_run) {
     t = std::chrono::steady_clock::now();
@@ -86,7 +87,7 @@ Json collect_report(const CollectOptions& options) {
     report[l->layer()] = l->finish(ctx, batch, report);
     timings[fmt::format("{}_finish_ms", l->layer())] = ms_since(t);
   }
-  run_stage(ProbeStage::kAfterChildren);
+  run_stage(probes::ProbeStage::kAfterChildren);
   Json search_info = Json::object();
   search_info["ld_so_cache"] = Json::object();
   search_info["ld_so_cache"]["entries"] = search.ld_cache().entries.size();

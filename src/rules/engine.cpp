@@ -4,7 +4,7 @@
 
 #include "model/derived.h"
 
-namespace cudiag {
+namespace cudiag::rules {
 
 namespace {
 std::vector<RuleDef>& rule_table() {
@@ -13,7 +13,7 @@ std::vector<RuleDef>& rule_table() {
 }
 
 std::size_t layer_index(const std::string& layer) {
-  const auto& order = layer_order();
+  const auto& order = model::layer_order();
   auto it = std::find(order.begin(), order.end(), layer);
   return static_cast<std::size_t>(it - order.begin());
 }
@@ -48,7 +48,7 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb) {
     }
   }
   d.layer_status = Json::object();
-  for (const auto& layer : layer_order()) {
+  for (const auto& layer : model::layer_order()) {
     if (!report.contains(layer)) continue;
     // A layer that is there but did not run (a kernel test under --root) is unknown, not ok.
     std::string status = model::layer_ran(report, layer) ? "ok" : "unknown";
@@ -74,4 +74,4 @@ void attach_diagnosis(Json& report, const Diagnosis& d) {
   report["derived"] = d.derived;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -11,11 +11,11 @@
 #include "core/json.h"
 #include "rules/finding.h"
 
-namespace cudiag {
-
-namespace kb {
+namespace cudiag::kb {
 class KnowledgeBase;
 }
+
+namespace cudiag::rules {
 
 using RuleFn =
     std::function<void(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out)>;
@@ -42,4 +42,4 @@ Diagnosis diagnose(const Json& report, const kb::KnowledgeBase& kb);
 // Writes findings, first_failing_layer, layer_status and derived into the report.
 void attach_diagnosis(Json& report, const Diagnosis& d);
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -2,7 +2,7 @@
 
 #include "core/fact.h"
 
-namespace cudiag {
+namespace cudiag::rules {
 
 const char* severity_name(Severity s) {
   switch (s) {
@@ -45,7 +45,7 @@ Json finding_to_json(const Finding& f) {
 }
 
 Evidence evidence_from(const Json& report, const std::string& path) {
-  const Json& f = fact_at(report, path);
+  const Json& f = model::fact_at(report, path);
   Evidence e;
   e.fact = path;
   if (f.is_object() && f.contains("value")) {
@@ -58,4 +58,4 @@ Evidence evidence_from(const Json& report, const std::string& path) {
   return e;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -13,7 +13,7 @@
 #include "model/layers.h"
 #include "model/report_path.h"
 
-namespace cudiag {
+namespace cudiag::rules {
 
 enum class Severity { kInfo, kWarning, kError };
 
@@ -50,4 +50,4 @@ Json finding_to_json(const Finding& f);
 // Evidence taken from a fact in the report at `path` ("driver_api.cuInit").
 Evidence evidence_from(const Json& report, const std::string& path);
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

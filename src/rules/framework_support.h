@@ -11,12 +11,11 @@
 #include "core/version.h"
 #include "rules/finding.h"
 
-namespace cudiag {
-namespace kb {
+namespace cudiag::kb {
 class KnowledgeBase;
 }
 
-namespace rules {
+namespace cudiag::rules {
 
 struct FwRef {
   std::string path;  // "frameworks.environments[0].frameworks[1]"
@@ -50,5 +49,4 @@ BuildCuda build_cuda(const Json& report, const FwRef& r);
 void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out);
 void framework_mixed_majors(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out);
 
-}  // namespace rules
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -9,7 +9,7 @@
 
 namespace cudiag::rules {
 
-bool present(const Json& report, const std::string& path) { return !fact_at(report, path).is_null(); }
+bool present(const Json& report, const std::string& path) { return !model::fact_at(report, path).is_null(); }
 
 Evidence evidence(std::string fact, Json value, std::string source) {
   return Evidence{std::move(fact), std::move(value), std::move(source)};
@@ -39,14 +39,14 @@ std::vector<GpuView> gpus(const Json& report, const kb::KnowledgeBase& kb) {
 }
 
 std::optional<std::string> env(const Json& report, const std::string& name) {
-  const Json& e = fact_at(report, "host.environment");
+  const Json& e = model::fact_at(report, "host.environment");
   if (!e.is_object() || !e.contains(name)) return std::nullopt;
   const Json& v = e[name].is_object() && e[name].contains("value") ? e[name]["value"] : e[name];
   if (!v.is_string()) return std::nullopt;
   return v.get<std::string>();
 }
 
-bool env_collected(const Json& report) { return fact_at(report, "host.environment").is_object(); }
+bool env_collected(const Json& report) { return model::fact_at(report, "host.environment").is_object(); }
 
 bool is_wsl(const Json& report) { return bool_at(report, "host.wsl.detected").value_or(false); }
 
@@ -150,7 +150,7 @@ std::optional<CallFailure> failed_call(const Json& report, const std::string& pa
 }
 
 std::string fact_error(const Json& report, const std::string& path) {
-  const Json& node = fact_at(report, path);
+  const Json& node = model::fact_at(report, path);
   if (!node.is_object() || !node.contains("error") || !node["error"].is_string()) return "";
   return node["error"].get<std::string>();
 }

@@ -25,6 +25,9 @@ using model::is_assumed;
 using model::string_at;
 using model::value_at;
 using model::version_at;
+// Every rule reads the report by path and walks the layers in order (model/report_path.h, model/layers.h).
+using model::fact_at;
+using model::layer_order;
 // Whether `path` exists at all (a layer or fact that was collected, known or not).
 bool present(const Json& report, const std::string& path);
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace cudiag {
+namespace cudiag::rules {
 
 namespace {
 // A deque: rule_spec() hands out pointers that must stay valid as later files register.
@@ -131,4 +131,4 @@ std::string format_template(std::string_view tmpl, const std::vector<TemplateArg
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace cudiag {
+namespace cudiag::rules {
 
 // One spec a block, with designated initializers:
 //   {.id = "nvml.init_failed",
@@ -76,4 +76,4 @@ std::vector<std::string> template_placeholders(std::string_view tmpl);
 std::string format_template(std::string_view tmpl, const std::vector<TemplateArg>& args,
                             std::vector<bool>* used = nullptr);
 
-}  // namespace cudiag
+}  // namespace cudiag::rules

@@ -38,7 +38,7 @@ void add_container(Stack& s, const Json& projection) {
 }
 
 std::size_t layer_rank(const std::string& layer) {
-  const auto& order = layer_order();
+  const auto& order = model::layer_order();
   auto it = std::find(order.begin(), order.end(), layer);
   return static_cast<std::size_t>(it - order.begin());
 }

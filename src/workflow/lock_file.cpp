@@ -261,7 +261,7 @@ LockFile parse_lock(std::string_view text, const std::string& name) {
     } else if (key == "libraries") {
       for (const auto& [lk, lv] : *t) {
         std::string lib(lk.str());
-        if (!find_library_kind(lib)) reader.fail(line_of(lv), "libraries." + lib, "unknown library");
+        if (!model::find_library_kind(lib)) reader.fail(line_of(lv), "libraries." + lib, "unknown library");
         lock.entries.push_back(reader.entry(lib, K::kVersion, lv, "libraries." + lib));
       }
     } else if (key == "frameworks") {

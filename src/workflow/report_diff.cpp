@@ -27,7 +27,7 @@ std::string joined(std::vector<std::string> v) {
 }
 
 std::size_t layer_rank(const std::string& layer) {
-  const auto& order = layer_order();
+  const auto& order = model::layer_order();
   auto it = std::find(order.begin(), order.end(), layer);
   if (it != order.end()) return static_cast<std::size_t>(it - order.begin());
   return layer == "diagnosis" ? order.size() + 1 : order.size();  // "host"-less extras after the layers
@@ -97,7 +97,7 @@ struct FindingKey {
 
 std::map<std::string, FindingKey> findings_of(const Json& report) {
   std::map<std::string, FindingKey> out;
-  const Json& f = fact_at(report, "findings");
+  const Json& f = model::fact_at(report, "findings");
   if (!f.is_array()) return out;
   for (const auto& x : f) {
     std::string sev = x.value("severity", "");
@@ -153,7 +153,7 @@ ReportDiff diff_reports(const Json& a, const Json& b, const kb::KnowledgeBase& k
       d.compatibility.push_back({f.layer, "finding " + id, "", f.severity + ": " + f.message});
   }
   auto first_failing = [](const Json& r) {
-    const Json& v = fact_at(r, "first_failing_layer");
+    const Json& v = model::fact_at(r, "first_failing_layer");
     return v.is_string() ? v.get<std::string>() : std::string();
   };
   if (first_failing(a) != first_failing(b))

@@ -29,7 +29,7 @@ bool is_key_char(char c) {
 bool known_key(const std::string& key) {
   const auto& fixed = fixed_requirement_keys();
   if (std::find(fixed.begin(), fixed.end(), key) != fixed.end()) return true;
-  if (find_library_kind(key)) return true;
+  if (model::find_library_kind(key)) return true;
   auto dot = key.find('.');
   std::string base = key.substr(0, dot);
   if (std::find(kFrameworks.begin(), kFrameworks.end(), base) == kFrameworks.end()) return false;
@@ -40,7 +40,7 @@ bool known_key(const std::string& key) {
 
 std::string all_known_keys() {
   std::vector<std::string> keys = fixed_requirement_keys();
-  for (const auto& l : library_catalog()) keys.emplace_back(l.key);
+  for (const auto& l : model::library_catalog()) keys.emplace_back(l.key);
   for (const auto& f : kFrameworks) {
     keys.push_back(f);
     keys.push_back(f + ".cuda");

@@ -103,13 +103,13 @@ Stack read_stack(const Json& report, const kb::KnowledgeBase& kb) {
   }
   s.values.push_back(rt);
   auto tk = value("cuda_runtime", "cuda_toolkit", "cuda_runtime.toolkits");
-  const Json& toolkits = fact_at(report, "cuda_runtime.toolkits");
+  const Json& toolkits = model::fact_at(report, "cuda_runtime.toolkits");
   if (toolkits.is_array()) {
     for (const auto& t : toolkits) add_distinct(tk.values, text_of(t.value("version", Json())));
   }
   s.values.push_back(tk);
 
-  const Json& libs = fact_at(report, "libraries");
+  const Json& libs = model::fact_at(report, "libraries");
   if (libs.is_object()) {
     for (const auto& [key, lib] : libs.items()) {
       auto lv = value("libraries", key, "libraries." + key);

@@ -81,7 +81,7 @@ bool matches(const LockEntry& e, const std::vector<std::string>& actual, bool le
 }
 
 std::size_t layer_rank(const std::string& layer) {
-  const auto& order = layer_order();
+  const auto& order = model::layer_order();
   auto it = std::find(order.begin(), order.end(), layer);
   return static_cast<std::size_t>(it - order.begin());
 }
@@ -170,7 +170,7 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
     return layer_rank(a.layer) < layer_rank(b.layer);
   });
 
-  const Json& status = fact_at(report, "layer_status");
+  const Json& status = model::fact_at(report, "layer_status");
   for (auto& item : r.items) {
     if (item.status == DriftStatus::kUnconfirmed)
       ++r.unconfirmed;
@@ -178,7 +178,7 @@ VerifyResult verify_lock(const LockFile& lock, const Stack& stack, const Json& r
       r.drifted = true;
     item.layer_has_error = status.is_object() && status.value(item.layer, "") == "error";
   }
-  const Json& findings = fact_at(report, "findings");
+  const Json& findings = model::fact_at(report, "findings");
   if (findings.is_array()) {
     for (const auto& f : findings) {
       if (f.value("severity", "") != "error") continue;

@@ -6,7 +6,7 @@
 #include "core/fact.h"
 #include "inspect/inspect.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -45,7 +45,7 @@ Json dist_json(const InstalledDist& d) {
   return j;
 }
 
-Json cuda_requirements_json(const Distribution& d) {
+Json cuda_requirements_json(const machine::Distribution& d) {
   Json a = Json::array();
   for (const auto& r : d.requires_dist) {
     if (!r.name.starts_with("nvidia-") && !r.name.starts_with("cuda-") && !r.name.starts_with("jax-cuda") &&
@@ -203,7 +203,7 @@ Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const Loader
       break;
     }
     if (version.is_null()) {
-      auto v = version_from_file_name(base_name(r.real_path), so_prefix(r.soname));
+      auto v = machine::version_from_file_name(base_name(r.real_path), so_prefix(r.soname));
       if (!v.empty()) {
         version = v;
         version_source = "file name " + r.real_path;
@@ -217,4 +217,4 @@ Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const Loader
   return a;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

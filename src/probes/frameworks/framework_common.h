@@ -8,12 +8,12 @@
 #include "probes/frameworks/framework_loader.h"
 #include "probes/frameworks/framework_readers.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // {"package", "version" (fact from METADATA), "location"}.
 Json dist_json(const InstalledDist& d);
 // Requires-Dist entries naming CUDA wheels (nvidia-*, cuda-*, jax-cuda*, cupy-cuda*).
-Json cuda_requirements_json(const Distribution& d);
+Json cuda_requirements_json(const machine::Distribution& d);
 // The nvidia-* wheel component that ships a library ("cudart" -> "cuda-runtime",
 // "cupti" -> "cuda-cupti"; also the stem in CUDA 13's shared nvidia/cu13/lib).
 std::string wheel_component_for(const std::string& library);
@@ -32,4 +32,4 @@ DynamicObject dynamic_object_of(const std::string& path, const Json& binary);
 Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader);
 LoaderEmulation make_loader(const ProbeContext& ctx);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -4,7 +4,7 @@
 
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -82,7 +82,7 @@ std::optional<Json> read_literal(std::string_view s, std::size_t& i, int depth =
 
 std::map<std::string, Json> parse_python_assignments(std::string_view text) {
   std::map<std::string, Json> out;
-  for (auto line : split_lines(text)) {
+  for (auto line : machine::split_lines(text)) {
     if (line.empty() || !(std::isalpha(static_cast<unsigned char>(line[0])) || line[0] == '_')) continue;
     std::size_t i = 0;
     while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
@@ -123,4 +123,4 @@ std::map<std::string, Json> parse_python_key_values(std::string_view text) {
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

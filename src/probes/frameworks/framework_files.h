@@ -11,7 +11,7 @@
 
 #include "core/json.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // Module-level `name = literal` and `name: Type = literal` assignments.
 std::map<std::string, Json> parse_python_assignments(std::string_view text);
@@ -21,4 +21,4 @@ std::map<std::string, Json> parse_python_assignments(std::string_view text);
 // plus module-level assignments.
 std::map<std::string, Json> parse_python_key_values(std::string_view text);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -7,7 +7,7 @@
 #include "inspect/elf.h"
 #include "inspect/mapped_file.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -85,7 +85,7 @@ DynamicObject read_dynamic_object(const FsRoot& root, const std::string& path) {
   return obj;
 }
 
-LoaderEmulation::LoaderEmulation(const FsRoot& root, const LibrarySearch& search,
+LoaderEmulation::LoaderEmulation(const FsRoot& root, const machine::LibrarySearch& search,
                                  std::vector<std::string> ld_library_path)
     : root_(root), search_(search), ld_library_path_(std::move(ld_library_path)) {}
 
@@ -198,4 +198,4 @@ void LoaderEmulation::resolve_one(const DynamicObject& requester,
   resolve_needed(child, next, depth - 1);
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -15,7 +15,7 @@
 #include "core/fsroot.h"
 #include "machine/library_search.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // The dynamic section of one ELF file, read from its headers only.
 struct DynamicObject {
@@ -46,7 +46,8 @@ std::string cuda_library_of(const std::string& soname);
 
 class LoaderEmulation {
  public:
-  LoaderEmulation(const FsRoot& root, const LibrarySearch& search, std::vector<std::string> ld_library_path);
+  LoaderEmulation(const FsRoot& root, const machine::LibrarySearch& search,
+                  std::vector<std::string> ld_library_path);
 
   // Loads `object` as Python's dlopen of an extension would, then resolves
   // its CUDA dependencies and theirs (`depth` levels), in DT_NEEDED order.
@@ -67,7 +68,7 @@ class LoaderEmulation {
                           const std::string& soname, bool listed) const;
 
   const FsRoot& root_;
-  const LibrarySearch& search_;
+  const machine::LibrarySearch& search_;
   std::vector<std::string> ld_library_path_;
   std::vector<ResolvedLibrary> resolved_;
   std::vector<std::string> loaded_sonames_;
@@ -76,4 +77,4 @@ class LoaderEmulation {
   mutable std::map<std::string, std::vector<std::string>> listings_;
 };
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -8,7 +8,7 @@
 #include "probes/frameworks/framework_common.h"
 #include "probes/frameworks/framework_files.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
@@ -347,4 +347,4 @@ Json read_numba(const ProbeContext& ctx, const EnvContents& env) {
   return j;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

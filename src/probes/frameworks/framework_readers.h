@@ -11,10 +11,10 @@
 #include "machine/site_packages.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 struct InstalledDist {
-  Distribution dist;
+  machine::Distribution dist;
   std::string site_packages;  // the directory it is installed in
 };
 
@@ -49,4 +49,4 @@ Json read_cupy(const ProbeContext& ctx, const EnvContents& env);
 Json read_onnxruntime(const ProbeContext& ctx, const EnvContents& env);
 Json read_numba(const ProbeContext& ctx, const EnvContents& env);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -5,15 +5,15 @@
 #include "probes/frameworks/framework_readers.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 namespace {
 
-EnvContents scan_env(const ProbeContext& ctx, const PythonEnv& env) {
+EnvContents scan_env(const ProbeContext& ctx, const machine::PythonEnv& env) {
   EnvContents c;
   c.site_packages = env.site_packages;
   for (const auto& sp : env.site_packages) {
-    for (auto& d : scan_distributions(ctx.root, sp, is_framework_related)) {
+    for (auto& d : machine::scan_distributions(ctx.root, sp, is_framework_related)) {
       // Python imports the first one on sys.path; later copies are shadowed.
       if (c.find(d.name)) continue;
       c.dists.push_back({std::move(d), sp});
@@ -44,7 +44,7 @@ Json wheels_json(const EnvContents& c) {
 Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& pythons) {
   Json layer = Json::object();
   Json envs = Json::array();
-  for (const auto& env : find_python_envs(ctx.root, ctx.env, {pythons})) {
+  for (const auto& env : machine::find_python_envs(ctx.root, ctx.env, {pythons})) {
     Json e = Json::object();
     e["prefix"] = env.prefix;
     e["kind"] = env.kind;
@@ -76,4 +76,4 @@ const RegisterProbe kFrameworksProbe{{"frameworks", ProbeStage::kWhileChildrenRu
                                       true}};
 }  // namespace
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

@@ -5,7 +5,7 @@
 #include "core/json.h"
 #include "probes/probe_context.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
 // Layer 7, `frameworks`: every Python environment the user means (see
 // python_env.h) and, in each, PyTorch, TensorFlow, JAX, CuPy, ONNX Runtime
@@ -15,4 +15,4 @@ namespace cudiag {
 // `pythons` are the --python arguments (interpreters or environment prefixes).
 Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& pythons);
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

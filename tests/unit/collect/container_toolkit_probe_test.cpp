@@ -36,20 +36,20 @@ TEST_F(ContainerToolkitProbe, ReadsModeOfTheRuntimeTableAndThePackageVersion) {
         "Package: libnvidia-container1\nVersion: 1.18.0-1\n\nPackage: nvidia-container-toolkit\nStatus: "
         "install ok "
         "installed\nVersion: 1.18.1-1\n");
-  Json t = probe_container_toolkit(FsRoot(dir_.string()));
+  Json t = probes::probe_container_toolkit(FsRoot(dir_.string()));
   EXPECT_EQ(t["mode"]["value"], "legacy");
   EXPECT_EQ(t["version"]["value"], "1.18.1");
 }
 
 TEST_F(ContainerToolkitProbe, ACommentedModeIsTheDefaultAuto) {
   write("etc/nvidia-container-runtime/config.toml", "[nvidia-container-runtime]\n#mode = \"cdi\"\n");
-  Json t = probe_container_toolkit(FsRoot(dir_.string()));
+  Json t = probes::probe_container_toolkit(FsRoot(dir_.string()));
   EXPECT_EQ(t["mode"]["value"], "auto");
   EXPECT_TRUE(t["version"]["value"].is_null());  // no dpkg status file
 }
 
 TEST_F(ContainerToolkitProbe, NoToolkitIsUnknownNotAuto) {
-  Json t = probe_container_toolkit(FsRoot(dir_.string()));
+  Json t = probes::probe_container_toolkit(FsRoot(dir_.string()));
   EXPECT_TRUE(t["mode"]["value"].is_null());
   EXPECT_TRUE(t["version"]["value"].is_null());
 }

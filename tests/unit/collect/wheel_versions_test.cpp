@@ -33,9 +33,9 @@ class WheelRecordTest : public ::testing::Test {
     fs::create_directories(dir_ / dist_info_dir);
     std::ofstream(dir_ / dist_info_dir / "RECORD") << text;
   }
-  std::optional<WheelOwner> owner(const std::string& rel) {
+  std::optional<machine::WheelOwner> owner(const std::string& rel) {
     FsRoot root(dir_.string());
-    return WheelRecordIndex(root).owner_of("/" + rel);
+    return machine::WheelRecordIndex(root).owner_of("/" + rel);
   }
 
   fs::path dir_;
@@ -100,12 +100,12 @@ TEST_F(WheelRecordTest, MoreThanThreeLevelsAboveIsNotSearched) {
 }
 
 TEST(LeadingComponents, CutsAVersionToTheFunctionsPrecision) {
-  EXPECT_EQ(leading_components("13.1.0.3", 3), "13.1.0");
-  EXPECT_EQ(leading_components("13.0.88", 2), "13.0");
-  EXPECT_EQ(leading_components("2.28.9", 3), "2.28.9");
-  EXPECT_EQ(leading_components("9.1", 3), "");
-  EXPECT_EQ(leading_components("9.1.0rc1", 3), "9.1.0");
-  EXPECT_EQ(leading_components("v9.1.0", 3), "");
+  EXPECT_EQ(machine::leading_components("13.1.0.3", 3), "13.1.0");
+  EXPECT_EQ(machine::leading_components("13.0.88", 2), "13.0");
+  EXPECT_EQ(machine::leading_components("2.28.9", 3), "2.28.9");
+  EXPECT_EQ(machine::leading_components("9.1", 3), "");
+  EXPECT_EQ(machine::leading_components("9.1.0rc1", 3), "9.1.0");
+  EXPECT_EQ(machine::leading_components("v9.1.0", 3), "");
 }
 
 // Every version this machine's report takes from a wheel equals the library's

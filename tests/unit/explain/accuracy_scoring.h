@@ -64,7 +64,7 @@ inline Answer answer(const std::string& text, bool pasted) {
   report["collected"] = false;
   auto facts = read_pasted_facts(text);
   apply_stated_facts(report, {}, facts, kb);
-  attach_diagnosis(report, diagnose(report, kb));
+  rules::attach_diagnosis(report, rules::diagnose(report, kb));
   add_machine_lines(found, report, kb);
   for (const auto& e : found)
     for (const auto& m : e.machine) a.text += m + "\n";

@@ -101,9 +101,11 @@ TEST(StatedFactsTest, PastedFactsAreDiagnosedAndLabelledWithTheirLine) {
       "torch==2.1.0+cu121\n");
   auto stated = apply_stated_facts(report, {}, facts, kb);
   EXPECT_EQ(stated.applied.size(), 2u);
-  EXPECT_NE(fact_at(report, "kernel_driver.version").value("source", "").find("from the pasted text, line 1"),
+  EXPECT_NE(model::fact_at(report, "kernel_driver.version")
+                .value("source", "")
+                .find("from the pasted text, line 1"),
             std::string::npos);
-  attach_diagnosis(report, diagnose(report, kb));
+  rules::attach_diagnosis(report, rules::diagnose(report, kb));
   auto findings = stated_findings(report, {}, kb);
   ASSERT_FALSE(findings.empty());
   EXPECT_EQ(findings[0]["id"], "frameworks.cuda_build_needs_newer_driver");

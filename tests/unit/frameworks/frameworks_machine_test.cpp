@@ -43,10 +43,10 @@ class FrameworksMachine : public ::testing::Test {
 
   static Json probe(std::map<std::string, std::string> vars, const std::vector<std::string>& pythons = {}) {
     FsRoot root(root_->string());
-    auto env = Environment::from_map(std::move(vars));
-    LibrarySearch search(root, env);
-    ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
-    return probe_frameworks(ctx, pythons);
+    auto env = machine::Environment::from_map(std::move(vars));
+    machine::LibrarySearch search(root, env);
+    probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
+    return probes::probe_frameworks(ctx, pythons);
   }
 
   static std::map<std::string, std::string> user_env() { return frameworks_test::user_env(); }
@@ -165,10 +165,10 @@ TEST_F(FrameworksMachine, ArchitecturesAreRememberedPerFileIdentity) {
   auto cache_dir = *root_ / "answer-cache";
   auto probe_with = [&](AnswerCache& answers) {
     FsRoot root(root_->string());
-    auto env = Environment::from_map(user_env());
-    LibrarySearch search(root, env);
-    ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), "", &answers};
-    auto layer = probe_frameworks(ctx, {});
+    auto env = machine::Environment::from_map(user_env());
+    machine::LibrarySearch search(root, env);
+    probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), "", &answers};
+    auto layer = probes::probe_frameworks(ctx, {});
     answers.save();
     return (*framework(*env_at(layer, "/home/u/venv"), "torch"))["binaries"];
   };
@@ -241,9 +241,9 @@ Json report_with_gpu(const Json& frameworks, const std::string& cc) {
   return r;
 }
 
-std::vector<Finding> findings(const Json& report, const std::string& id) {
-  auto d = diagnose(report, kb::KnowledgeBase::builtin());
-  std::vector<Finding> out;
+std::vector<rules::Finding> findings(const Json& report, const std::string& id) {
+  auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
+  std::vector<rules::Finding> out;
   for (auto& f : d.findings)
     if (f.id == id) out.push_back(f);
   return out;
@@ -258,32 +258,32 @@ TEST_F(FrameworksMachine, RulesOnTheFixtureMachine) {
   // torch cu124 on a 12.2 driver: minor-version compatibility (warning); JAX's CUDA 13 plugin: error.
   auto drv = findings(report, "frameworks.cuda_build_needs_newer_driver");
   ASSERT_EQ(drv.size(), 2u);
-  const Finding* torch_drv = nullptr;
-  const Finding* jax_drv = nullptr;
+  const rules::Finding* torch_drv = nullptr;
+  const rules::Finding* jax_drv = nullptr;
   for (const auto& f : drv) (f.message.find("jax") != std::string::npos ? jax_drv : torch_drv) = &f;
   ASSERT_TRUE(torch_drv && jax_drv);
-  EXPECT_EQ(torch_drv->severity, Severity::kWarning);
+  EXPECT_EQ(torch_drv->severity, rules::Severity::kWarning);
   EXPECT_NE(torch_drv->message.find("CUDA 12.4"), std::string::npos) << torch_drv->message;
-  EXPECT_EQ(jax_drv->severity, Severity::kError);
+  EXPECT_EQ(jax_drv->severity, rules::Severity::kError);
 
   auto shadowed = findings(report, "frameworks.library_shadowed");
   ASSERT_EQ(shadowed.size(), 1u);
-  EXPECT_EQ(shadowed[0].severity, Severity::kError);
+  EXPECT_EQ(shadowed[0].severity, rules::Severity::kError);
   EXPECT_NE(shadowed[0].message.find("libnvJitLink.so.12 12.1.105"), std::string::npos)
       << shadowed[0].message;
   EXPECT_NE(shadowed[0].remediation.find("/usr/local/cuda-12.1/lib64"), std::string::npos);
 
   auto mismatch = findings(report, "frameworks.library_version_mismatch");
   ASSERT_EQ(mismatch.size(), 1u);
-  EXPECT_EQ(mismatch[0].severity, Severity::kWarning);
+  EXPECT_EQ(mismatch[0].severity, rules::Severity::kWarning);
   EXPECT_NE(mismatch[0].message.find("nvidia-nccl-cu12==2.20.5"), std::string::npos) << mismatch[0].message;
 
   // ONNX Runtime's provider needs libcudnn.so.8 (DT_NEEDED: error); JAX's CUDA 13
   // plugin would dlopen libraries that exist nowhere (warnings: it falls back to the CPU).
   auto missing = findings(report, "frameworks.library_not_found");
-  std::vector<Finding> missing_errors;
+  std::vector<rules::Finding> missing_errors;
   for (const auto& f : missing)
-    if (f.severity == Severity::kError) missing_errors.push_back(f);
+    if (f.severity == rules::Severity::kError) missing_errors.push_back(f);
   ASSERT_EQ(missing_errors.size(), 1u);
   EXPECT_NE(missing_errors[0].message.find("libcudnn.so.8"), std::string::npos);
   EXPECT_EQ(missing.size(), 4u);

@@ -28,10 +28,10 @@ constexpr const char* kWheels = "nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-r
 
 Json probe_real(std::map<std::string, std::string> vars, const std::vector<std::string>& pythons) {
   FsRoot root("/");
-  auto env = Environment::from_map(std::move(vars));
-  LibrarySearch search(root, env);
-  ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
-  return probe_frameworks(ctx, pythons);
+  auto env = machine::Environment::from_map(std::move(vars));
+  machine::LibrarySearch search(root, env);
+  probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
+  return probes::probe_frameworks(ctx, pythons);
 }
 
 const Json* env_at(const Json& layer, const std::string& prefix) {
@@ -104,25 +104,25 @@ TEST_F(FrameworksRealWheels, LoaderPicksBetweenWheelAndToolkit) {
   if (!fs::exists("/usr/local/cuda/lib64/libcudart.so.13"))
     GTEST_SKIP() << "no CUDA 13 toolkit in /usr/local/cuda";
   FsRoot root("/");
-  auto env = Environment::from_map({});
-  LibrarySearch search(root, env);
-  DynamicObject fw;
+  auto env = machine::Environment::from_map({});
+  machine::LibrarySearch search(root, env);
+  probes::DynamicObject fw;
   fw.path = site_packages() + "/fake_framework/lib/libframework.so";
   fw.needed = {"libcudart.so.13"};
   fw.runpath = {"$ORIGIN/../../nvidia/cu13/lib"};
-  LoaderEmulation with_ld(root, search, {"/usr/local/cuda/lib64"});
+  probes::LoaderEmulation with_ld(root, search, {"/usr/local/cuda/lib64"});
   with_ld.load(fw);
   ASSERT_EQ(with_ld.resolved().size(), 1u);
   EXPECT_EQ(with_ld.resolved()[0].path, "/usr/local/cuda/lib64/libcudart.so.13");
   EXPECT_EQ(with_ld.resolved()[0].via, "LD_LIBRARY_PATH");
   fw.rpath = fw.runpath;
   fw.runpath.clear();
-  LoaderEmulation with_rpath(root, search, {"/usr/local/cuda/lib64"});
+  probes::LoaderEmulation with_rpath(root, search, {"/usr/local/cuda/lib64"});
   with_rpath.load(fw);
   ASSERT_EQ(with_rpath.resolved().size(), 1u);
   EXPECT_EQ(with_rpath.resolved()[0].path, site_packages() + "/nvidia/cu13/lib/libcudart.so.13");
   // The real library's own dynamic section was read (its DT_NEEDED are system libraries, not followed).
-  auto obj = read_dynamic_object(root, with_rpath.resolved()[0].path);
+  auto obj = probes::read_dynamic_object(root, with_rpath.resolved()[0].path);
   EXPECT_EQ(obj.soname, "libcudart.so.13");
   EXPECT_TRUE(obj.error.empty()) << obj.error;
 }

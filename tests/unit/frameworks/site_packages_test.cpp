@@ -8,16 +8,16 @@ namespace cudiag {
 namespace {
 
 TEST(FrameworksRequirement, ParsesNameSpecMarkerAndExtra) {
-  auto r = parse_requirement(
+  auto r = machine::parse_requirement(
       "nvidia-cudnn-cu12==9.1.0.70; platform_system == \"Linux\" and platform_machine == \"x86_64\"");
   EXPECT_EQ(r.name, "nvidia-cudnn-cu12");
   EXPECT_EQ(r.spec, "==9.1.0.70");
   EXPECT_EQ(r.extra, "");
-  auto old_style = parse_requirement("nvidia_cudnn_cu12 (==8.9.4.25) ; extra == 'and-cuda'");
+  auto old_style = machine::parse_requirement("nvidia_cudnn_cu12 (==8.9.4.25) ; extra == 'and-cuda'");
   EXPECT_EQ(old_style.name, "nvidia-cudnn-cu12");
   EXPECT_EQ(old_style.spec, "==8.9.4.25");
   EXPECT_EQ(old_style.extra, "and-cuda");
-  auto with_extras = parse_requirement("jax-cuda12-plugin[with-cuda] <=0.7.1, >=0.7.0");
+  auto with_extras = machine::parse_requirement("jax-cuda12-plugin[with-cuda] <=0.7.1, >=0.7.0");
   EXPECT_EQ(with_extras.name, "jax-cuda12-plugin");
   EXPECT_EQ(with_extras.spec, "<=0.7.1,>=0.7.0");
 }
@@ -37,12 +37,12 @@ TEST(FrameworksRequirement, VersionSpecifiers) {
 }
 
 TEST(FrameworksRequirement, NormalizesDistributionNames) {
-  EXPECT_EQ(normalize_dist_name("nvidia_cuda_runtime_cu12"), "nvidia-cuda-runtime-cu12");
-  EXPECT_EQ(normalize_dist_name("Jax.Cuda12__Plugin"), "jax-cuda12-plugin");
+  EXPECT_EQ(machine::normalize_dist_name("nvidia_cuda_runtime_cu12"), "nvidia-cuda-runtime-cu12");
+  EXPECT_EQ(machine::normalize_dist_name("Jax.Cuda12__Plugin"), "jax-cuda12-plugin");
 }
 
 TEST(FrameworksBuildFiles, TorchVersionPy) {
-  auto v = parse_python_assignments(
+  auto v = probes::parse_python_assignments(
       "from typing import Optional\n__all__ = ['__version__', 'cuda']\n__version__ = '2.4.0+cu124'\ndebug = "
       "False\n"
       "cuda: Optional[str] = '12.4'\ngit_version = 'e4ee3be4'\nhip: Optional[str] = None\n");
@@ -54,7 +54,7 @@ TEST(FrameworksBuildFiles, TorchVersionPy) {
 }
 
 TEST(FrameworksBuildFiles, TensorflowBuildInfo) {
-  auto b = parse_python_key_values(
+  auto b = probes::parse_python_key_values(
       "import collections\nbuild_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/clang'), "
       "('cuda_compute_capabilities', ['sm_50', 'sm_60', 'compute_90']), ('cuda_version', '12.5.1'), "
       "('cudnn_version', '9'), "
@@ -68,8 +68,8 @@ TEST(FrameworksBuildFiles, TensorflowBuildInfo) {
 }
 
 TEST(FrameworksBuildFiles, GarbageDoesNotThrow) {
-  EXPECT_NO_THROW(parse_python_key_values("('unterminated, [[[[[ 'x' : (\n\0\xff"));
-  EXPECT_NO_THROW(parse_python_assignments("= = =\ncuda: = \n x = '"));
+  EXPECT_NO_THROW(probes::parse_python_key_values("('unterminated, [[[[[ 'x' : (\n\0\xff"));
+  EXPECT_NO_THROW(probes::parse_python_assignments("= = =\ncuda: = \n x = '"));
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 // Redaction remembers every secret it has seen in the process (a CLI run is
 // one process); each test starts with none, so tests cannot see each other's.
 class ForgetLearntSecrets : public ::testing::EmptyTestEventListener {
-  void OnTestStart(const ::testing::TestInfo&) override { forget_learned_secrets(); }
+  void OnTestStart(const ::testing::TestInfo&) override { render::forget_learned_secrets(); }
 };
 const bool kForgetInstalled = [] {
   ::testing::UnitTest::GetInstance()->listeners().Append(new ForgetLearntSecrets);
@@ -60,7 +60,7 @@ TEST(HardeningRedact, ShapesFromSecretScannerRuleSets) {
        {"AIzaSyD3mOnlyAFakeKeyForTests0123456789x", "sk_live_51FakeStripeKey0123456789abcdefXYZ",
         "hvs.CAESIFakeVaultToken0123456789abcdefgh", "GOCSPX-FakeGoogleClientSecret01234",
         "SG.FakeSendGridKey012345.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"}) {
-    auto out = redact_secrets("key in a path /opt/" + s + "/lib");
+    auto out = render::redact_secrets("key in a path /opt/" + s + "/lib");
     EXPECT_EQ(out.find(s.substr(6)), std::string::npos) << s << " -> " << out;
     EXPECT_NE(out.find("<redacted>"), std::string::npos) << out;
   }
@@ -68,36 +68,37 @@ TEST(HardeningRedact, ShapesFromSecretScannerRuleSets) {
 
 TEST(HardeningRedact, UserinfoWithoutDoubleSlash) {
   // The password is a secret, the user before it identity: both go.
-  EXPECT_EQ(redact_secrets("/srv/deploy:Hunter2Pass@nas/lib"), "/srv/<redacted>:<redacted>@nas/lib");
-  EXPECT_EQ(redact_secrets("https:/builder:S3cret@mirror.example.com/x"),
+  EXPECT_EQ(render::redact_secrets("/srv/deploy:Hunter2Pass@nas/lib"), "/srv/<redacted>:<redacted>@nas/lib");
+  EXPECT_EQ(render::redact_secrets("https:/builder:S3cret@mirror.example.com/x"),
             "https:/<redacted>:<redacted>@mirror.example.com/x");
   // Two path-list entries, an scp-style remote and an image digest are not credentials.
-  EXPECT_EQ(redact_secrets("/a/lib:/b/x@y/lib"), "/a/lib:/b/x@y/lib");
-  EXPECT_EQ(redact_secrets("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
-  EXPECT_EQ(redact_secrets("nvcr.io/nvidia/pytorch@sha256:0123abcd"),
+  EXPECT_EQ(render::redact_secrets("/a/lib:/b/x@y/lib"), "/a/lib:/b/x@y/lib");
+  EXPECT_EQ(render::redact_secrets("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
+  EXPECT_EQ(render::redact_secrets("nvcr.io/nvidia/pytorch@sha256:0123abcd"),
             "nvcr.io/nvidia/pytorch@sha256:0123abcd");
 }
 
 TEST(HardeningRedact, PrivateKeyBlockGoesTheRestStays) {
   std::string doc =
       "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEFakeKeyMaterial\n-----END RSA PRIVATE KEY-----\nafter";
-  auto out = redact_secrets(doc);
+  auto out = render::redact_secrets(doc);
   EXPECT_EQ(out.find("MIIEFakeKeyMaterial"), std::string::npos);
   EXPECT_NE(out.find("before"), std::string::npos);
   EXPECT_NE(out.find("after"), std::string::npos);
 }
 
 TEST(HardeningRedact, PiecesOfALearntSecretAreRedactedWhereverTheyReappear) {
-  forget_learned_secrets();
+  render::forget_learned_secrets();
   // LD_LIBRARY_PATH "https://ci:UrlPassw0rd@host/lib" is split into search directories by the probe.
-  (void)redact_secrets("https://ci:UrlPassw0rd@pypi.example.com/lib");
-  EXPECT_EQ(redact_secrets("UrlPassw0rd@pypi.example.com/lib").find("UrlPassw0rd"), std::string::npos);
-  forget_learned_secrets();
+  (void)render::redact_secrets("https://ci:UrlPassw0rd@pypi.example.com/lib");
+  EXPECT_EQ(render::redact_secrets("UrlPassw0rd@pypi.example.com/lib").find("UrlPassw0rd"),
+            std::string::npos);
+  render::forget_learned_secrets();
 }
 
 TEST(HardeningRedact, ValueUnderASecretKeyInAJsonDocument) {
   Json doc = {{"api_token", "plain-looking-value"}, {"key", "driver"}, {"note", "fine"}};
-  auto out = redact_report(doc, RedactOptions{});
+  auto out = render::redact_report(doc, render::RedactOptions{});
   EXPECT_EQ(out["api_token"], "<redacted>");
   EXPECT_EQ(out["key"], "driver");  // cudiag's own "key" fields are names, not secrets
   EXPECT_EQ(out["note"], "fine");
@@ -109,24 +110,25 @@ TEST(HardeningOutput, TextOutputEscapesControlCharactersAndInvalidUtf8) {
   std::string evil =
       "dir \x1b]0;title\x07 \x1b[2J \xc2\x9b"
       "31m \xff ok\ttab\n";
-  auto out = escape_terminal(evil);
+  auto out = render::escape_terminal(evil);
   for (char c : {'\x1b', '\x07'}) EXPECT_EQ(out.find(c), std::string::npos);
   EXPECT_EQ(out.find("\xc2\x9b"), std::string::npos);
   EXPECT_EQ(out.find('\xff'), std::string::npos);
   EXPECT_NE(out.find("\\x1b]0;title\\x07"), std::string::npos) << out;
   EXPECT_NE(out.find("ok\ttab\n"), std::string::npos);
   // cudiag's own colour survives only when asked for, and only SGR.
-  EXPECT_EQ(escape_terminal("\x1b[1;31mred\x1b[0m", true), "\x1b[1;31mred\x1b[0m");
-  EXPECT_EQ(escape_terminal("\x1b[1;31mred", false).find('\x1b'), std::string::npos);
-  EXPECT_EQ(escape_terminal("\x1b]0;x\x07", true).find('\x1b'), std::string::npos);
-  EXPECT_EQ(escape_terminal("✓ valid UTF-8"), "✓ valid UTF-8");
+  EXPECT_EQ(render::escape_terminal("\x1b[1;31mred\x1b[0m", true), "\x1b[1;31mred\x1b[0m");
+  EXPECT_EQ(render::escape_terminal("\x1b[1;31mred", false).find('\x1b'), std::string::npos);
+  EXPECT_EQ(render::escape_terminal("\x1b]0;x\x07", true).find('\x1b'), std::string::npos);
+  EXPECT_EQ(render::escape_terminal("✓ valid UTF-8"), "✓ valid UTF-8");
 }
 
 TEST(HardeningOutput, JsonOutputStaysValidJsonAndIsRedacted) {
-  OutputOptions o;
-  auto out = prepare_output(R"({"token_count": 5, "path": "/x/ghp_R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd"})"
-                            "\n",
-                            OutputKind::kJson, o);
+  render::OutputOptions o;
+  auto out =
+      render::prepare_output(R"({"token_count": 5, "path": "/x/ghp_R4nd0mT0k3nV4lu3F0rT3st1ng0000abcd"})"
+                             "\n",
+                             render::OutputKind::kJson, o);
   auto doc = Json::parse(out);
   EXPECT_EQ(doc["token_count"], 5);  // not a string: left alone, the document stays valid
   EXPECT_EQ(doc["path"].get<std::string>().find("R4nd0m"), std::string::npos);

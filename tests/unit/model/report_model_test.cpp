@@ -43,10 +43,10 @@ TEST(ReportModel, AnEmptyOrForeignReportIsUnknownThroughout) {
 
 TEST(ReportModel, AMalformedPathIndexNamesNothing) {
   Json r = Json::parse(R"({"cuda_runtime": {"runtimes": [{"path": "/x"}]}})");
-  EXPECT_EQ(fact_at(r, "cuda_runtime.runtimes[0].path"), "/x");
-  EXPECT_TRUE(fact_at(r, "cuda_runtime.runtimes[x].path").is_null());
-  EXPECT_TRUE(fact_at(r, "cuda_runtime.runtimes[].path").is_null());
-  EXPECT_TRUE(fact_at(r, "cuda_runtime.runtimes[7].path").is_null());
+  EXPECT_EQ(model::fact_at(r, "cuda_runtime.runtimes[0].path"), "/x");
+  EXPECT_TRUE(model::fact_at(r, "cuda_runtime.runtimes[x].path").is_null());
+  EXPECT_TRUE(model::fact_at(r, "cuda_runtime.runtimes[].path").is_null());
+  EXPECT_TRUE(model::fact_at(r, "cuda_runtime.runtimes[7].path").is_null());
 }
 
 // The three answers for the driver, and which one a CUDA runtime sees.

@@ -91,11 +91,11 @@ TEST(ContainerImage, BadDigestIsAUsageError) {
 }
 
 TEST(ContainerImage, DigestCheck) {
-  EXPECT_EQ(image_digest_error("sha256:" + std::string(64, '0')), "");
-  EXPECT_EQ(image_digest_error(kDigest), "");
-  EXPECT_NE(image_digest_error("sha256:" + std::string(63, '0')), "");
-  EXPECT_NE(image_digest_error("md5:" + std::string(32, '0')), "");
-  EXPECT_NE(image_digest_error("bad name@sha256:" + std::string(64, '0')), "");
+  EXPECT_EQ(probes::image_digest_error("sha256:" + std::string(64, '0')), "");
+  EXPECT_EQ(probes::image_digest_error(kDigest), "");
+  EXPECT_NE(probes::image_digest_error("sha256:" + std::string(63, '0')), "");
+  EXPECT_NE(probes::image_digest_error("md5:" + std::string(32, '0')), "");
+  EXPECT_NE(probes::image_digest_error("bad name@sha256:" + std::string(64, '0')), "");
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(FleetView, OnlyTheFleetFormatsGetIt) {
 }
 
 TEST(PrometheusFormat, MetricsOfTheReport) {
-  auto out = render_report(fixture_with_fleet("prometheus"), "prometheus", RenderOptions{});
+  auto out = render::render_report(fixture_with_fleet("prometheus"), "prometheus", render::RenderOptions{});
   EXPECT_TRUE(has_line(out, "cudiag_build_info{version=\"0.1.0\",commit=\"fixture\"} 1")) << out;
   EXPECT_TRUE(has_line(out, "cudiag_layer_status{layer=\"driver_api\"} 0")) << out;
   EXPECT_TRUE(has_line(out, "cudiag_layer_status{layer=\"libraries\"} 1")) << out;
@@ -83,7 +83,7 @@ TEST(PrometheusFormat, MetricsOfTheReport) {
 }
 
 TEST(PrometheusFormat, OneHelpAndTypePerMetricNoTimestampsNoDuplicateSeries) {
-  auto out = render_report(fixture_with_fleet("prometheus"), "prometheus", RenderOptions{});
+  auto out = render::render_report(fixture_with_fleet("prometheus"), "prometheus", render::RenderOptions{});
   std::set<std::string> typed, series;
   const std::regex sample(R"(^([a-z_]+)(\{.*\})? ([^ ]+)$)");
   std::string last_type;
@@ -106,22 +106,23 @@ TEST(PrometheusFormat, OneHelpAndTypePerMetricNoTimestampsNoDuplicateSeries) {
 TEST(PrometheusFormat, LabelValuesAreEscaped) {
   auto report = fixture_with_fleet("prometheus");
   report["fleet"]["gpus"][0]["name"] = "A \"quoted\" \\ name\nnext";
-  auto out = render_report(report, "prometheus", RenderOptions{});
+  auto out = render::render_report(report, "prometheus", render::RenderOptions{});
   EXPECT_NE(out.find(R"(name="A \"quoted\" \\ name\nnext")"), std::string::npos) << out;
 }
 
 TEST(PrometheusFormat, GpuUuidOnlyWithIncludeIdentity) {
   auto report = fixture_with_fleet("prometheus");
-  EXPECT_EQ(render_report(report, "prometheus", RenderOptions{}).find("uuid="), std::string::npos);
-  RenderOptions with;
+  EXPECT_EQ(render::render_report(report, "prometheus", render::RenderOptions{}).find("uuid="),
+            std::string::npos);
+  render::RenderOptions with;
   with.include_identity = true;
-  EXPECT_NE(
-      render_report(report, "prometheus", with).find("uuid=\"GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01\""),
-      std::string::npos);
+  EXPECT_NE(render::render_report(report, "prometheus", with)
+                .find("uuid=\"GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01\""),
+            std::string::npos);
 }
 
 TEST(NfdFormat, LabelsOfTheReportAfterAnExpiry) {
-  auto out = render_report(fixture_with_fleet("nfd"), "nfd", RenderOptions{});
+  auto out = render::render_report(fixture_with_fleet("nfd"), "nfd", render::RenderOptions{});
   auto lines = lines_of(out);
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[1], "# +expiry-time=2026-12-01T11:00:00Z");  // collected_at + 1 h
@@ -139,15 +140,15 @@ TEST(NfdFormat, LabelsOfTheReportAfterAnExpiry) {
     if (line.starts_with("#")) continue;
     auto eq = line.find('=');
     ASSERT_NE(eq, std::string::npos) << line;
-    EXPECT_TRUE(is_nfd_feature_name(line.substr(0, eq))) << line;
-    EXPECT_TRUE(is_nfd_label_value(line.substr(eq + 1))) << line;
+    EXPECT_TRUE(render::is_nfd_feature_name(line.substr(0, eq))) << line;
+    EXPECT_TRUE(render::is_nfd_label_value(line.substr(eq + 1))) << line;
   }
 }
 
 TEST(NfdFormat, WithoutACollectionTimeNoLabels) {
   auto report = fixture_with_fleet("nfd");
   report["fleet"].erase("collected_at_unix");
-  auto out = render_report(report, "nfd", RenderOptions{});
+  auto out = render::render_report(report, "nfd", render::RenderOptions{});
   EXPECT_EQ(out.find("cudiag.dev/"), std::string::npos) << out;
 }
 
@@ -166,25 +167,25 @@ TEST(FleetFormats, PartialOrOddReportsAreRenderedNotAnInternalError) {
 }
 
 TEST(NfdLabels, NamesAndValuesFollowNfdMastersRules) {
-  EXPECT_TRUE(is_nfd_feature_name("cudiag.dev/driver.full"));
-  EXPECT_TRUE(is_nfd_feature_name("cudiag.dev/kernel_driver.ok"));
-  EXPECT_FALSE(is_nfd_feature_name("driver.full"));                   // no namespace
-  EXPECT_FALSE(is_nfd_feature_name("feature.node.kubernetes.io/x"));  // *.kubernetes.io
-  EXPECT_FALSE(is_nfd_feature_name("kubernetes.io/x"));
-  EXPECT_FALSE(is_nfd_feature_name("cudiag.dev/" + std::string(64, 'a')));  // name over 63
-  EXPECT_FALSE(is_nfd_feature_name("cudiag.dev/-x"));
-  EXPECT_FALSE(is_nfd_feature_name("Cudiag.dev/x"));  // prefix is a lower-case DNS name
-  EXPECT_TRUE(is_nfd_label_value(""));
-  EXPECT_TRUE(is_nfd_label_value("535.104.05"));
-  EXPECT_FALSE(is_nfd_label_value("@kernel.version.major"));
-  EXPECT_FALSE(is_nfd_label_value("NVIDIA A100"));
-  EXPECT_FALSE(is_nfd_label_value(std::string(64, 'a')));
+  EXPECT_TRUE(render::is_nfd_feature_name("cudiag.dev/driver.full"));
+  EXPECT_TRUE(render::is_nfd_feature_name("cudiag.dev/kernel_driver.ok"));
+  EXPECT_FALSE(render::is_nfd_feature_name("driver.full"));                   // no namespace
+  EXPECT_FALSE(render::is_nfd_feature_name("feature.node.kubernetes.io/x"));  // *.kubernetes.io
+  EXPECT_FALSE(render::is_nfd_feature_name("kubernetes.io/x"));
+  EXPECT_FALSE(render::is_nfd_feature_name("cudiag.dev/" + std::string(64, 'a')));  // name over 63
+  EXPECT_FALSE(render::is_nfd_feature_name("cudiag.dev/-x"));
+  EXPECT_FALSE(render::is_nfd_feature_name("Cudiag.dev/x"));  // prefix is a lower-case DNS name
+  EXPECT_TRUE(render::is_nfd_label_value(""));
+  EXPECT_TRUE(render::is_nfd_label_value("535.104.05"));
+  EXPECT_FALSE(render::is_nfd_label_value("@kernel.version.major"));
+  EXPECT_FALSE(render::is_nfd_label_value("NVIDIA A100"));
+  EXPECT_FALSE(render::is_nfd_label_value(std::string(64, 'a')));
 
-  EXPECT_EQ(nfd_label_value("NVIDIA A100-SXM4-80GB"), "NVIDIA-A100-SXM4-80GB");
-  EXPECT_EQ(nfd_label_value("@kernel.version"), "kernel.version");  // never a reference
-  EXPECT_EQ(nfd_label_value(" (x) "), "x");
-  EXPECT_EQ(nfd_label_value("@@"), std::nullopt);
-  auto cut = nfd_label_value(std::string(62, 'a') + "-b");
+  EXPECT_EQ(render::nfd_label_value("NVIDIA A100-SXM4-80GB"), "NVIDIA-A100-SXM4-80GB");
+  EXPECT_EQ(render::nfd_label_value("@kernel.version"), "kernel.version");  // never a reference
+  EXPECT_EQ(render::nfd_label_value(" (x) "), "x");
+  EXPECT_EQ(render::nfd_label_value("@@"), std::nullopt);
+  auto cut = render::nfd_label_value(std::string(62, 'a') + "-b");
   ASSERT_TRUE(cut);
   EXPECT_EQ(*cut, std::string(62, 'a'));  // cut to 63, then the trailing '-' trimmed
 }

@@ -223,7 +223,7 @@ Json one_env(Json frameworks) {
   return {{"frameworks", {{"environments", Json::array({env})}}}};
 }
 
-std::vector<std::string> texts(const std::vector<SummaryLine>& lines) {
+std::vector<std::string> texts(const std::vector<render::SummaryLine>& lines) {
   std::vector<std::string> out;
   for (const auto& l : lines)
     out.push_back(fmt::format("{}{}|{}", l.depth, l.mark.empty() ? "" : " " + l.mark, l.text));
@@ -248,7 +248,7 @@ TEST(FrameworksSummary, BuildVersionArchitecturesAndUnknownBuilds) {
       {"version", fact_of("2.5.1+rocm6.2")},
       {"build", {{"hip", fact_of("6.2.41133")}, {"cuda", fact_of(nullptr)}, {"cpu_only", fact_of(false)}}}};
   Json numba = {{"name", "numba-cuda"}, {"package", "numba-cuda"}, {"version", fact_of("0.9.0")}};
-  auto lines = texts(framework_summary_lines(one_env(Json::array({torch, rocm, numba}))));
+  auto lines = texts(render::framework_summary_lines(one_env(Json::array({torch, rocm, numba}))));
   ASSERT_EQ(lines.size(), 4u) << testing::PrintToString(lines);
   EXPECT_EQ(lines[0], "0|/opt/venv (venv, Python 3.12)");
   // version.py's local tag over the PyPI dist-info's plain version; architectures by compute capability.
@@ -318,7 +318,7 @@ TEST(FrameworksSummary, MarksComeFromTheFindingsThatCiteTheFrameworkOrLibrary) {
         {"severity", "info"},
         {"evidence", {ev("frameworks.environments[0].frameworks[1]")}}},
        {{"id", "driver_api.init_failed"}, {"severity", "error"}, {"evidence", {ev("driver_api.cuInit")}}}});
-  auto lines = texts(framework_summary_lines(report));
+  auto lines = texts(render::framework_summary_lines(report));
   std::vector<std::string> want = {
       "0|/opt/venv (venv, Python 3.12) · nvidia-* wheels: 1 cu12, 1 cu13",
       "1 error|onnxruntime-gpu 1.18.0 · CUDA 12.2, cuDNN 8",
@@ -334,10 +334,11 @@ TEST(FrameworksSummary, EnvironmentsWithoutFrameworksAndNone) {
   Json report = one_env(Json::array());
   report["frameworks"]["environments"][0]["nvidia_wheels"] =
       Json::array({{{"name", "nvidia-cuda-nvcc-cu12"}}});
-  EXPECT_EQ(texts(framework_summary_lines(report)),
+  EXPECT_EQ(texts(render::framework_summary_lines(report)),
             std::vector<std::string>{"0|no framework in /opt/venv (1 nvidia-* wheel)"});
   Json none = {{"frameworks", {{"environments", Json::array()}}}};
-  EXPECT_EQ(texts(framework_summary_lines(none)), std::vector<std::string>{"0|no Python environment found"});
+  EXPECT_EQ(texts(render::framework_summary_lines(none)),
+            std::vector<std::string>{"0|no Python environment found"});
 }
 
 TEST(FrameworksSummary, TextLayerNotCollectedAndColour) {
@@ -347,20 +348,22 @@ TEST(FrameworksSummary, TextLayerNotCollectedAndColour) {
                                       {"build", {{"cuda", fact_of("12.4")}}}}}));
   report["tool"] = {{"version", "t"}};
   report["layer_status"] = {{"frameworks", "ok"}};
-  auto plain = render_report(report, "text", RenderOptions{});
+  auto plain = render::render_report(report, "text", render::RenderOptions{});
   EXPECT_NE(
       plain.find(
           "✓ frameworks    /opt/venv (venv, Python 3.12)\n                  ✓ torch 2.4.0 · CUDA 12.4\n"),
       std::string::npos)
       << plain;
   EXPECT_EQ(plain.find('\033'), std::string::npos);
-  RenderOptions colour;
+  render::RenderOptions colour;
   colour.color = true;
-  EXPECT_NE(render_report(report, "text", colour).find("  \033[32m✓\033[0m torch 2.4.0"), std::string::npos);
+  EXPECT_NE(render::render_report(report, "text", colour).find("  \033[32m✓\033[0m torch 2.4.0"),
+            std::string::npos);
   // A report from `--no-frameworks` (or an older cudiag) says so.
   report.erase("frameworks");
-  EXPECT_NE(render_report(report, "text", RenderOptions{}).find("? frameworks    not collected\n"),
-            std::string::npos);
+  EXPECT_NE(
+      render::render_report(report, "text", render::RenderOptions{}).find("? frameworks    not collected\n"),
+      std::string::npos);
 }
 
 }  // namespace

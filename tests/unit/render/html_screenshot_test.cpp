@@ -49,8 +49,8 @@ std::map<std::string, long> png_facts(const std::string& png) {
 TEST(HtmlScreenshot, ChromiumShowsTheColouredLayerStack) {
   auto chromium = find_chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
-  TempFile page("report.html",
-                render_report(fixture_report("ngc-pytorch-driver-too-old.json"), "html", RenderOptions{}));
+  TempFile page("report.html", render::render_report(fixture_report("ngc-pytorch-driver-too-old.json"),
+                                                     "html", render::RenderOptions{}));
   std::string png = page.dir() + "/shot.png";
   auto r = machine_test::run_program(
       {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",

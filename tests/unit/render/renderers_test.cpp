@@ -12,7 +12,7 @@ using render_test::python;
 using render_test::TempFile;
 
 std::string render(const Json& report, const std::string& format) {
-  return render_report(report, format, RenderOptions{});
+  return render::render_report(report, format, render::RenderOptions{});
 }
 
 std::size_t count(const std::string& text, const std::string& what) {

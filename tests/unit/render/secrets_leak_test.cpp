@@ -59,18 +59,18 @@ Json plant(Json r, const std::string& s) {
 // The forms a leaked value could take after a format escapes it.
 std::vector<std::string> spellings(const std::string& leak) {
   std::string json = Json(leak).dump();
-  return {leak, markup_escape(leak), markdown_escape(leak), json.substr(1, json.size() - 2)};
+  return {leak, render::markup_escape(leak), render::markdown_escape(leak), json.substr(1, json.size() - 2)};
 }
 
 TEST(SecretsLeak, NoCorpusSecretSurvivesAnyFormat) {
   auto base = fixture_report("ngc-pytorch-driver-too-old.json");
-  auto formats = report_formats();
+  auto formats = render::report_formats();
   ASSERT_GE(formats.size(), 6u);  // text, json, md, html, junit, github at least
   const Json all = corpus();      // kept alive: a range-for over corpus()["secrets"] would dangle
   for (const auto& secret : all["secrets"]) {
     auto planted = plant(base, secret["planted"].get<std::string>());
     for (const auto& format : formats) {
-      auto out = render_report(planted, format, RenderOptions{});
+      auto out = render::render_report(planted, format, render::RenderOptions{});
       for (const auto& leak : secret["must_not_appear"]) {
         for (const auto& spelled : spellings(leak.get<std::string>())) {
           EXPECT_EQ(out.find(spelled), std::string::npos)
@@ -83,13 +83,13 @@ TEST(SecretsLeak, NoCorpusSecretSurvivesAnyFormat) {
 
 TEST(SecretsLeak, GpuUuidsAppearOnlyWithIncludeIdentity) {
   auto report = fixture_report("ngc-pytorch-driver-too-old.json");
-  for (const auto& format : report_formats()) {
-    auto out = render_report(report, format, RenderOptions{});
+  for (const auto& format : render::report_formats()) {
+    auto out = render::render_report(report, format, render::RenderOptions{});
     EXPECT_EQ(out.find("6a2bb6b3-1e7c"), std::string::npos) << format;
   }
-  RenderOptions with;
+  render::RenderOptions with;
   with.include_identity = true;
-  EXPECT_NE(render_report(report, "json", with).find("GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01"),
+  EXPECT_NE(render::render_report(report, "json", with).find("GPU-6a2bb6b3-1e7c-2a8f-3d5e-1f0a9b8c7d01"),
             std::string::npos);
 }
 
@@ -115,7 +115,7 @@ TEST(SecretsLeak, FixtureMachineEnvironmentLeaksInNoFormat) {
                                           "xYz123AbC456dEf789gH",
                                           "PlainUnshapedSecretValue0042",
                                           "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY"};
-  for (const auto& format : report_formats()) {
+  for (const auto& format : render::report_formats()) {
     auto r = machine_test::run_program(
         {CUDIAG_BINARY, "--root", m.root(), "--timeout", "5", "report", "--format", format}, 120);
     ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << format << ": " << machine_test::describe(r);

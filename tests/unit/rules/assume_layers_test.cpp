@@ -17,14 +17,14 @@
 namespace cudiag {
 namespace {
 
-std::vector<Finding> findings_for(const std::vector<std::string>& assumptions) {
+std::vector<rules::Finding> findings_for(const std::vector<std::string>& assumptions) {
   Json report = new_report();
   apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
-  return diagnose(report, kb::KnowledgeBase::builtin()).findings;
+  return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
 }
 
-const Finding* find(const std::vector<Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
+const rules::Finding* find(const std::vector<rules::Finding>& fs, const std::string& id) {
+  auto it = std::find_if(fs.begin(), fs.end(), [&](const rules::Finding& f) { return f.id == id; });
   return it == fs.end() ? nullptr : &*it;
 }
 
@@ -32,7 +32,7 @@ TEST(AssumeLayersTest, FrameworkBuildsFromTheKnowledgeBaseMatrix) {
   auto fs = findings_for({"torch=2.1.0+cu121", "driver=470.82.01"});
   const auto* f = find(fs, "frameworks.cuda_build_needs_newer_driver");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
   EXPECT_NE(f->message.find("12.1"), std::string::npos);
   // tensorflow=2.15.0 is the CUDA 12.2 build (tested configurations), jaxlib+cuda12 the CUDA 12 plugin.
   EXPECT_NE(find(findings_for({"tensorflow=2.15.0", "driver=470.82.01"}),

@@ -58,9 +58,9 @@ Json report_with(const std::vector<Lib>& libs, const std::vector<std::string>& a
   return report;
 }
 
-std::vector<Finding> binary_arch_findings(const Json& report) {
-  auto d = diagnose(report, kb::KnowledgeBase::builtin());
-  std::vector<Finding> out;
+std::vector<rules::Finding> binary_arch_findings(const Json& report) {
+  auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
+  std::vector<rules::Finding> out;
   for (const auto& f : d.findings)
     if (f.id.starts_with("libraries.binary_arch")) out.push_back(f);
   return out;
@@ -101,7 +101,7 @@ TEST(BinaryArchRules, PtxNewerThanTheDriverIsItsOwnError) {
   auto fs = binary_arch_findings(report_with({l}, {"gpu=RTX 5090", "driver=570.86.10"}));
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].id, "libraries.binary_arch_ptx_too_new");
-  EXPECT_EQ(fs[0].severity, Severity::kError);
+  EXPECT_EQ(fs[0].severity, rules::Severity::kError);
   EXPECT_TRUE(has(fs[0].message, "PTX ISA 8.8")) << fs[0].message;
   EXPECT_TRUE(has(fs[0].message, "8.7")) << fs[0].message;
   EXPECT_TRUE(has(fs[0].remediation, "CUDA 12.9")) << fs[0].remediation;
@@ -109,7 +109,7 @@ TEST(BinaryArchRules, PtxNewerThanTheDriverIsItsOwnError) {
   auto later = binary_arch_findings(report_with({l}, {"gpu=RTX 5090", "driver=575.51.03"}));
   ASSERT_EQ(later.size(), 1u);
   EXPECT_EQ(later[0].id, "libraries.binary_arch_jit");
-  EXPECT_EQ(later[0].severity, Severity::kWarning);
+  EXPECT_EQ(later[0].severity, rules::Severity::kWarning);
 }
 
 TEST(BinaryArchRules, UnknownDriverStillSaysJit) {
@@ -170,7 +170,7 @@ TEST(BinaryArchRules, ACopyNothingLoadsIsAWarningAndTheOneThatRunsIsNamed) {
   good.sass = {"sm_80", "sm_90", "sm_120"};
   auto fs = binary_arch_findings(report_with({old_copy, good}, {"gpu=RTX 5090", "driver=580.65.06"}));
   ASSERT_EQ(fs.size(), 1u);
-  EXPECT_EQ(fs[0].severity, Severity::kWarning);
+  EXPECT_EQ(fs[0].severity, rules::Severity::kWarning);
   EXPECT_TRUE(has(fs[0].message, "not the copy the loader picks")) << fs[0].message;
   EXPECT_TRUE(has(fs[0].remediation, "/usr/lib/x86_64-linux-gnu/libnccl.so.2")) << fs[0].remediation;
 
@@ -183,7 +183,7 @@ TEST(BinaryArchRules, ACopyNothingLoadsIsAWarningAndTheOneThatRunsIsNamed) {
           {{{"name", "torch"}, {"loads", {{{"soname", "libnccl.so.2"}, {"path", old_copy.path}}}}}}}}}}};
   auto loaded = binary_arch_findings(report);
   ASSERT_EQ(loaded.size(), 1u);
-  EXPECT_EQ(loaded[0].severity, Severity::kError);
+  EXPECT_EQ(loaded[0].severity, rules::Severity::kError);
 }
 
 TEST(BinaryArchRules, CudnnComponentsCountAsTheInstancesCode) {

@@ -17,13 +17,13 @@
 namespace cudiag {
 namespace {
 
-std::vector<Finding> findings_of(const Json& patch) {
+std::vector<rules::Finding> findings_of(const Json& patch) {
   Json report = new_report();
   report.merge_patch(patch);
-  return diagnose(report, kb::KnowledgeBase::builtin()).findings;
+  return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
 }
 
-const Finding* find(const std::vector<Finding>& findings, const std::string& id) {
+const rules::Finding* find(const std::vector<rules::Finding>& findings, const std::string& id) {
   for (const auto& f : findings)
     if (f.id == id) return &f;
   return nullptr;
@@ -45,9 +45,9 @@ TEST(RuleCases, NvmlLoadFailed) {
                           {{"candidates", {instance(lib, "550.54.15")}},
                            {"picked", {{"value", lib}, {"source", "search"}}},
                            {"load", failed_load(lib, "timed out after 10 s")}}}});
-  const Finding* f = find(fs, "nvml.load_failed");
+  const rules::Finding* f = find(fs, "nvml.load_failed");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
   EXPECT_NE(f->message.find("timed out after 10 s"), std::string::npos) << f->message;
   EXPECT_EQ(find(fs, "nvml.init_failed"), nullptr) << "no init finding for a library that never loaded";
 }
@@ -58,9 +58,9 @@ TEST(RuleCases, DriverApiLoadFailed) {
                           {{"candidates", {instance(lib, "550.54.15")}},
                            {"picked", {{"value", lib}, {"source", "search"}}},
                            {"load", failed_load(lib, "crashed (signal 11)")}}}});
-  const Finding* f = find(fs, "driver_api.load_failed");
+  const rules::Finding* f = find(fs, "driver_api.load_failed");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
   EXPECT_NE(f->message.find("crashed (signal 11)"), std::string::npos) << f->message;
 }
 
@@ -69,9 +69,9 @@ TEST(RuleCases, CudaRuntimeLoadFailed) {
   Json rt = instance(lib, "12");
   rt["load"] = failed_load(lib, "timed out after 10 s");
   auto fs = findings_of({{"cuda_runtime", {{"runtimes", {rt}}, {"toolkits", Json::array()}}}});
-  const Finding* f = find(fs, "cuda_runtime.load_failed");
+  const rules::Finding* f = find(fs, "cuda_runtime.load_failed");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
 }
 
 TEST(RuleCases, DeviceNodeMissing) {
@@ -83,9 +83,9 @@ TEST(RuleCases, DeviceNodeMissing) {
         {{"version", {{"value", "550.54.15"}, {"source", "file:/proc/driver/nvidia/version"}}},
          {"device_nodes",
           {node("/dev/nvidiactl", false), node("/dev/nvidia-uvm", true), node("/dev/nvidia0", true)}}}}});
-  const Finding* f = find(fs, "kernel_driver.device_node_missing");
+  const rules::Finding* f = find(fs, "kernel_driver.device_node_missing");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
   EXPECT_NE(f->message.find("/dev/nvidiactl"), std::string::npos) << f->message;
   EXPECT_EQ(find(fs, "kernel_driver.uvm_device_missing"), nullptr) << "/dev/nvidia-uvm is there";
 }
@@ -103,9 +103,9 @@ TEST(RuleCases, LibraryOnLdLibraryPathShadowsANewerCopy) {
                              {"instances", {old_copy, new_copy}},
                              {"distinct_versions", {"9.1.0", "9.5.0"}},
                              {"multiple_versions", true}}}}}});
-  const Finding* f = find(fs, "libraries.ld_library_path_shadows_newer");
+  const rules::Finding* f = find(fs, "libraries.ld_library_path_shadows_newer");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->severity, rules::Severity::kWarning);
   EXPECT_EQ(f->layer, "libraries");
   EXPECT_NE(f->message.find("9.1.0"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("9.5.0"), std::string::npos) << f->message;
@@ -113,18 +113,18 @@ TEST(RuleCases, LibraryOnLdLibraryPathShadowsANewerCopy) {
 
 TEST(RuleCases, KernelTestFailedWithoutAFailedStep) {
   auto fs = findings_of({{"kernel_test", {{"status", "fail"}, {"driver", {{"steps", Json::array()}}}}}});
-  const Finding* f = find(fs, "kernel_test.failed");
+  const rules::Finding* f = find(fs, "kernel_test.failed");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->severity, rules::Severity::kError);
 }
 
 TEST(RuleCases, KernelTestNotRunIsInfoAndTheLayerUnknown) {
   Json report = new_report();
   report["kernel_test"] = {{"status", "not run"}, {"reason", "a machine read with --root is not this one"}};
-  auto d = diagnose(report, kb::KnowledgeBase::builtin());
-  const Finding* f = find(d.findings, "kernel_test.not_run");
+  auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
+  const rules::Finding* f = find(d.findings, "kernel_test.not_run");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(f->severity, rules::Severity::kInfo);
   EXPECT_NE(f->message.find("--root"), std::string::npos) << f->message;
   EXPECT_EQ(d.layer_status["kernel_test"], "unknown");
 }

@@ -42,8 +42,8 @@ std::string read_text(const fs::path& p) {
 }
 
 // "error (independent) / warning" -> {"error", "warning"}
-std::set<std::string> severities_of(const RuleSpec& s) {
-  auto list = declared_severities(s);
+std::set<std::string> severities_of(const rules::RuleSpec& s) {
+  auto list = rules::declared_severities(s);
   return {list.begin(), list.end()};
 }
 
@@ -56,7 +56,7 @@ std::string covered_cell(const std::string& covered_by) {
 // A template as a Markdown code span (templates hold single backticks, so the span uses two).
 std::string code_span(const std::string& text) { return "`` " + text + " ``"; }
 
-std::string table_markdown(const std::vector<RuleSpec>& specs, const std::string& group) {
+std::string table_markdown(const std::vector<rules::RuleSpec>& specs, const std::string& group) {
   std::string out = "| id | layer | severity | when | covered by |\n|---|---|---|---|---|\n";
   std::string templates;
   for (const auto& s : specs) {
@@ -70,7 +70,7 @@ std::string table_markdown(const std::vector<RuleSpec>& specs, const std::string
 }
 
 // docs/rules.md with every "<!-- rules table GROUP ... -->" block regenerated; `groups` gets the groups seen.
-std::string regenerated(const std::string& doc, const std::vector<RuleSpec>& specs,
+std::string regenerated(const std::string& doc, const std::vector<rules::RuleSpec>& specs,
                         std::set<std::string>& groups) {
   static const std::regex kBlock(R"((<!-- rules table (\S+)[^\n]*-->\n)[\s\S]*?(<!-- end rules table -->))");
   std::string out;
@@ -87,7 +87,7 @@ std::string regenerated(const std::string& doc, const std::vector<RuleSpec>& spe
 }
 
 TEST(RuleTable, DocsRulesMdIsGeneratedFromTheTables) {
-  auto specs = rule_specs();
+  auto specs = rules::rule_specs();
   ASSERT_GT(specs.size(), 60u);
   fs::path doc_path = fs::path(CUDIAG_SOURCE_DIR) / "docs" / "rules.md";
   std::string doc = read_text(doc_path);
@@ -97,7 +97,8 @@ TEST(RuleTable, DocsRulesMdIsGeneratedFromTheTables) {
     EXPECT_TRUE(groups.count(s.group)) << s.id << " (" << s.file << "): docs/rules.md has no block "
                                        << "<!-- rules table " << s.group << " -->";
   for (const auto& g : groups)
-    EXPECT_TRUE(std::any_of(specs.begin(), specs.end(), [&](const RuleSpec& s) { return s.group == g; }))
+    EXPECT_TRUE(
+        std::any_of(specs.begin(), specs.end(), [&](const rules::RuleSpec& s) { return s.group == g; }))
         << "docs/rules.md has a block for " << g << ", which no table declares";
   if (std::getenv("CUDIAG_UPDATE_RULES_DOC") != nullptr) {
     if (fresh != doc) {
@@ -126,7 +127,7 @@ TEST(RuleTable, DocsRulesMdIsGeneratedFromTheTables) {
 
 TEST(RuleTable, IdsAreUniqueAndWellFormed) {
   std::set<std::string> seen;
-  for (const auto& s : rule_specs()) {
+  for (const auto& s : rules::rule_specs()) {
     EXPECT_TRUE(seen.insert(s.id).second) << s.id << " declared twice";
     EXPECT_TRUE(std::regex_match(s.id, std::regex(R"([a-z_]+\.[a-z0-9_]+)"))) << s.id;
     EXPECT_FALSE(severities_of(s).empty()) << s.id;
@@ -178,11 +179,11 @@ std::vector<Call> finding_calls() {
 
 // The ids a call can emit: each "prefix.name" literal before its arguments' list (one, or two in a
 // `cond ? "a" : "b"`), or every declared id ending in ".name" for `layer + ".name"` (one rule, two layers).
-std::vector<const RuleSpec*> ids_of(const Call& call, const std::vector<RuleSpec>& specs) {
+std::vector<const rules::RuleSpec*> ids_of(const Call& call, const std::vector<rules::RuleSpec>& specs) {
   static const std::regex kLiteral(R"re("([a-z_]+\.[a-z0-9_]+)")re");
   static const std::regex kSuffix(R"re(^\s*\w+\s*\+\s*"\.([a-z0-9_]+)")re");
   std::string head = call.args.substr(0, call.args.find('{'));
-  std::vector<const RuleSpec*> out;
+  std::vector<const rules::RuleSpec*> out;
   std::smatch m;
   if (std::regex_search(head, m, kSuffix)) {
     for (const auto& s : specs)
@@ -193,7 +194,7 @@ std::vector<const RuleSpec*> ids_of(const Call& call, const std::vector<RuleSpec
   }
   for (auto it = std::sregex_iterator(head.begin(), head.end(), kLiteral); it != std::sregex_iterator();
        ++it) {
-    const RuleSpec* s = rule_spec((*it)[1].str());
+    const rules::RuleSpec* s = rules::rule_spec((*it)[1].str());
     EXPECT_NE(s, nullptr) << call.file << " emits " << (*it)[1].str() << ", which no rules table declares";
     if (s != nullptr) out.push_back(s);
   }
@@ -212,10 +213,10 @@ std::set<std::string> names_of(const Call& call) {
   return out;
 }
 
-std::set<std::string> placeholders_of(const RuleSpec& s) {
+std::set<std::string> placeholders_of(const rules::RuleSpec& s) {
   std::set<std::string> out;
-  for (const auto& n : template_placeholders(s.message)) out.insert(n);
-  for (const auto& n : template_placeholders(s.remediation)) out.insert(n);
+  for (const auto& n : rules::template_placeholders(s.message)) out.insert(n);
+  for (const auto& n : rules::template_placeholders(s.remediation)) out.insert(n);
   return out;
 }
 
@@ -223,11 +224,11 @@ std::set<std::string> placeholders_of(const RuleSpec& s) {
 // call fills exactly the placeholders of that id's templates: a misspelt name fails here, not in a
 // user's diagnosis.
 TEST(RuleTable, EveryIdEmittedInSrcIsDeclaredAndFillsItsTemplates) {
-  auto specs = rule_specs();
+  auto specs = rules::rule_specs();
   std::size_t emitted = 0;
   for (const auto& call : finding_calls()) {
     auto names = names_of(call);
-    for (const RuleSpec* s : ids_of(call, specs)) {
+    for (const rules::RuleSpec* s : ids_of(call, specs)) {
       ++emitted;
       EXPECT_EQ(names, placeholders_of(*s)) << call.file << ": finding(" << call.args.substr(0, 80)
                                             << "...) fills other names than " << s->id << "'s templates use";
@@ -249,10 +250,10 @@ TEST(RuleTable, EveryIdEmittedInSrcIsDeclaredAndFillsItsTemplates) {
 
 // Every template is well formed and formats with the names it declares; each id has a message.
 TEST(RuleTable, TemplatesFormatWithTheirOwnNames) {
-  for (const auto& s : rule_specs()) {
+  for (const auto& s : rules::rule_specs()) {
     EXPECT_FALSE(s.message.empty()) << s.id << ": no message template";
     EXPECT_FALSE(s.remediation.empty()) << s.id << ": no remediation template";
-    std::vector<TemplateArg> args;
+    std::vector<rules::TemplateArg> args;
     std::set<std::string> names;
     try {
       names = placeholders_of(s);
@@ -262,8 +263,8 @@ TEST(RuleTable, TemplatesFormatWithTheirOwnNames) {
     }
     for (const auto& n : names) args.emplace_back(n, "<" + n + ">");
     std::vector<bool> used, used_too;
-    std::string message = format_template(s.message, args, &used);
-    std::string remediation = format_template(s.remediation, args, &used_too);
+    std::string message = rules::format_template(s.message, args, &used);
+    std::string remediation = rules::format_template(s.remediation, args, &used_too);
     for (std::size_t i = 0; i < args.size(); ++i)
       EXPECT_TRUE(used[i] || used_too[i]) << s.id << ": {" << args[i].name << "} unused";
     EXPECT_EQ(message.find('{'), std::string::npos) << s.id << ": " << message;
@@ -274,40 +275,41 @@ TEST(RuleTable, TemplatesFormatWithTheirOwnNames) {
 TEST(RuleTable, FindingTakesLayerAndSeverityFromTheTable) {
   auto f = rules::finding("nvml.load_failed", {{"error", "timed out"}});
   EXPECT_EQ(f.layer, "nvml");
-  EXPECT_EQ(f.severity, Severity::kError);
+  EXPECT_EQ(f.severity, rules::Severity::kError);
   EXPECT_EQ(f.message, "Loading libnvidia-ml failed: timed out.");
   EXPECT_THROW(rules::finding("nvml.load_failed"), std::logic_error);  // {error} unfilled
   EXPECT_THROW(rules::finding("nvml.load_failed", {{"error", ""}, {"extra", ""}}),
                std::logic_error);  // unused
   EXPECT_THROW(rules::finding("nvml.no_such_id"), std::logic_error);
-  EXPECT_THROW(rules::finding("nvml.load_failed", Severity::kWarning, {{"error", ""}}), std::logic_error);
+  EXPECT_THROW(rules::finding("nvml.load_failed", rules::Severity::kWarning, {{"error", ""}}),
+               std::logic_error);
   // "error / warning": the call picks one, and must.
   EXPECT_THROW(rules::finding("frameworks.library_not_found", {{"problem", ""}, {"remedy", ""}}),
                std::logic_error);
-  EXPECT_EQ(
-      rules::finding("frameworks.library_not_found", Severity::kWarning, {{"problem", ""}, {"remedy", ""}})
-          .severity,
-      Severity::kWarning);
+  EXPECT_EQ(rules::finding("frameworks.library_not_found", rules::Severity::kWarning,
+                           {{"problem", ""}, {"remedy", ""}})
+                .severity,
+            rules::Severity::kWarning);
   // "*": the layer of what it judges, passed by the call.
-  EXPECT_EQ(rules::finding("requirement.unsatisfied", "nvml", Severity::kError,
+  EXPECT_EQ(rules::finding("requirement.unsatisfied", "nvml", rules::Severity::kError,
                            {{"requirement", "r"}, {"why", "w"}, {"layer", "nvml"}})
                 .layer,
             "nvml");
 }
 
 TEST(RuleTable, FormatTemplateFillsNamesAndRefusesMistakes) {
-  EXPECT_EQ(format_template("a {x} b {{literal}} {y}{x}", {{"x", "{y}"}, {"y", 7}}),
+  EXPECT_EQ(rules::format_template("a {x} b {{literal}} {y}{x}", {{"x", "{y}"}, {"y", 7}}),
             "a {y} b {literal} 7{y}");
-  EXPECT_THROW(format_template("{missing}", {}), std::logic_error);
-  EXPECT_THROW(format_template("a lone { brace", {}), std::logic_error);
-  EXPECT_THROW(format_template("a lone } brace", {}), std::logic_error);
-  EXPECT_THROW(format_template("{Not_a_name}", {{"Not_a_name", ""}}), std::logic_error);
-  EXPECT_EQ(template_placeholders("{b} {a} {b} {{c}}"), (std::vector<std::string>{"b", "a"}));
+  EXPECT_THROW(rules::format_template("{missing}", {}), std::logic_error);
+  EXPECT_THROW(rules::format_template("a lone { brace", {}), std::logic_error);
+  EXPECT_THROW(rules::format_template("a lone } brace", {}), std::logic_error);
+  EXPECT_THROW(rules::format_template("{Not_a_name}", {{"Not_a_name", ""}}), std::logic_error);
+  EXPECT_EQ(rules::template_placeholders("{b} {a} {b} {{c}}"), (std::vector<std::string>{"b", "a"}));
 }
 
 TEST(RuleTable, CoverageNamedInATableExists) {
   fs::path tests = CUDIAG_TEST_DIR;
-  for (const auto& s : rule_specs()) {
+  for (const auto& s : rules::rule_specs()) {
     if (s.covered_by.starts_with("scenario ")) {
       fs::path p = tests / "scenarios" / (s.covered_by.substr(9) + ".json");
       ASSERT_TRUE(fs::exists(p)) << s.id << ": " << p;
@@ -338,16 +340,16 @@ TEST(RuleTable, ScenarioFindingsMatchTheirDeclaration) {
     std::vector<std::string> assume;
     if (scenario.contains("assume")) assume = scenario["assume"].get<std::vector<std::string>>();
     apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
-    for (const auto& f : diagnose(report, kb::KnowledgeBase::builtin()).findings) {
+    for (const auto& f : rules::diagnose(report, kb::KnowledgeBase::builtin()).findings) {
       ++checked;
-      const RuleSpec* s = rule_spec(f.id);
+      const rules::RuleSpec* s = rules::rule_spec(f.id);
       ASSERT_NE(s, nullptr) << e.path().filename() << ": " << f.id << " is in no rules table";
       if (s->layer != "*") {
         EXPECT_EQ(f.layer, s->layer) << e.path().filename() << ": " << f.id;
       }
-      EXPECT_TRUE(severities_of(*s).count(severity_name(f.severity)))
-          << e.path().filename() << ": " << f.id << " is " << severity_name(f.severity) << ", declared "
-          << s->severity;
+      EXPECT_TRUE(severities_of(*s).count(rules::severity_name(f.severity)))
+          << e.path().filename() << ": " << f.id << " is " << rules::severity_name(f.severity)
+          << ", declared " << s->severity;
     }
   }
   EXPECT_GT(checked, 60u);

@@ -52,18 +52,18 @@ TEST_P(ScenarioTest, FindingsMatch) {
   std::vector<std::string> assume;
   if (scenario.contains("assume")) assume = scenario["assume"].get<std::vector<std::string>>();
   apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
-  auto d = diagnose(report, kb::KnowledgeBase::builtin());
+  auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
 
   std::ostringstream got;
   for (const auto& f : d.findings)
-    got << "  " << severity_name(f.severity) << " " << f.id << ": " << f.message << "\n";
+    got << "  " << rules::severity_name(f.severity) << " " << f.id << ": " << f.message << "\n";
   const Json& expect = scenario["expect"];
   std::set<std::string> expected_errors;
   for (const auto& e : expect["findings"]) {
     auto id = e["id"].get<std::string>();
     auto sev = e.value("severity", "");
-    auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) {
-      return f.id == id && (sev.empty() || sev == severity_name(f.severity));
+    auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const rules::Finding& f) {
+      return f.id == id && (sev.empty() || sev == rules::severity_name(f.severity));
     });
     EXPECT_NE(it, d.findings.end()) << "expected " << sev << " " << id << "; got:\n" << got.str();
     if (it != d.findings.end() && e.contains("message_has")) {
@@ -87,7 +87,7 @@ TEST_P(ScenarioTest, FindingsMatch) {
     if (sev == "error") expected_errors.insert(id);
   }
   for (const auto& f : d.findings) {
-    EXPECT_FALSE(f.severity == Severity::kError && !expected_errors.count(f.id))
+    EXPECT_FALSE(f.severity == rules::Severity::kError && !expected_errors.count(f.id))
         << "unexpected error " << f.id << ": " << f.message;
     EXPECT_FALSE(f.docs.empty()) << f.id << " cites no documentation";
     // No exemption: every finding, forward_compat_in_use included, cites the facts it judged.
@@ -96,7 +96,7 @@ TEST_P(ScenarioTest, FindingsMatch) {
   if (expect.contains("absent")) {
     for (const auto& id : expect["absent"]) {
       bool found = std::any_of(d.findings.begin(), d.findings.end(),
-                               [&](const Finding& f) { return f.id == id.get<std::string>(); });
+                               [&](const rules::Finding& f) { return f.id == id.get<std::string>(); });
       EXPECT_FALSE(found) << id << " should not be reported; got:\n" << got.str();
     }
   }
@@ -107,8 +107,8 @@ TEST_P(ScenarioTest, FindingsMatch) {
   }
   if (expect.contains("consequence_of")) {
     for (const auto& [id, layer] : expect["consequence_of"].items()) {
-      auto it =
-          std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.id == id; });
+      auto it = std::find_if(d.findings.begin(), d.findings.end(),
+                             [&](const rules::Finding& f) { return f.id == id; });
       ASSERT_NE(it, d.findings.end()) << id;
       EXPECT_EQ(it->consequence_of, layer.get<std::string>()) << id;
     }

@@ -9,7 +9,7 @@
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
-#include "machine/environment.h"
+#include "machine/machine.h"
 #include "render/kernel_test_text.h"
 #include "render/output.h"
 #include "render/render.h"
@@ -56,14 +56,17 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", args->seed, "Seed of the random inputs (default: a fresh one)");
   return [args, &global] {
-    FsRoot root(global.root);
-    if (!root.is_real_root()) {
+    CollectOptions collect;
+    collect.root = global.root;
+    collect.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
+    // The one machine of this command, as `check --deep` hands the collection's to the kernel test.
+    auto machine = machine::Machine::open(std::move(collect));
+    if (!machine.root.is_real_root()) {
       throw InputError(
           "--root: `cudiag test` runs kernels on this machine; it cannot test a machine read from a "
           "directory");
     }
-    auto env = machine::Environment::read(root);
-    auto plan = kernel_test::plan_from_machine(root, env, !args->no_nvrtc, !args->no_frameworks);
+    auto plan = kernel_test::plan_from_machine(machine, !args->no_nvrtc, !args->no_frameworks);
     if (!args->libcuda.empty()) plan.libcuda = args->libcuda;
     if (!args->nvrtc.empty()) plan.nvrtc = args->nvrtc;
     plan.pythons.insert(plan.pythons.end(), args->pythons.begin(), args->pythons.end());
@@ -71,11 +74,11 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
     plan.frameworks_enabled = !args->no_frameworks;
 
     kernel_test::RunOptions options;
-    options.timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
+    options.timeout = machine.options.child_timeout;
     options.framework_timeout =
         std::chrono::milliseconds(static_cast<long>(args->framework_timeout_s * 1000));
     options.seed = args->seed;
-    if (auto v = env.get("CUDA_VISIBLE_DEVICES")) {
+    if (auto v = machine.env.get("CUDA_VISIBLE_DEVICES")) {
       options.cuda_visible_devices = *v;
       options.cuda_visible_devices_set = true;
     }

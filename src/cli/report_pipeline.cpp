@@ -6,6 +6,7 @@
 #include "core/fsroot.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/deep_check.h"
+#include "machine/machine.h"
 #include "probes/container_probe.h"
 #include "render/redact.h"
 #include "report/assume.h"
@@ -75,20 +76,22 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   CollectOptions options = args.collect;
   options.root = global.root;
   options.child_timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
-  // A captured machine under --root is a test tree; its answers are not the user's.
-  if (!args.no_cache && FsRoot(global.root).is_real_root())
-    options.answer_cache_dir = AnswerCache::default_dir();
   options.error_name = [&global](std::string_view api, long code) -> std::string {
     const auto* e = kb::active_kb(global).error(api, code);
     return e ? e->name : "";
   };
   options.while_children_run = [&global] { kb::active_kb(global); };
+  // The one machine of this command: the collection and the kernel test read the same root and environment.
+  auto machine = machine::Machine::open(std::move(options));
+  // A captured machine under --root is a test tree; its answers are not the user's.
+  if (!args.no_cache && machine.root.is_real_root())
+    machine.options.answer_cache_dir = AnswerCache::default_dir();
   PipelineResult result;
-  result.report = args.no_collect ? new_report() : collect_report(options);
+  result.report = args.no_collect ? new_report() : collect_report(machine);
   if (args.no_collect) result.report["collected"] = false;
   // The kernel test runs with the libraries the collection found, before any
   // --assume overlay (which describes another machine, not the one under test).
-  if (args.deep) kernel_test::add_kernel_test(result.report, global);
+  if (args.deep) kernel_test::add_kernel_test(result.report, machine, global);
   apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
   if (!args.requirements.empty()) {
     auto stack = workflow::read_stack(result.report, kb::active_kb(global));

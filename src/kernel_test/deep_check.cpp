@@ -5,25 +5,24 @@
 #include "core/subprocess.h"
 #include "kb/knowledge_base.h"
 #include "kernel_test/kernel_test.h"
-#include "machine/environment.h"
+#include "machine/machine.h"
 
 namespace cudiag::kernel_test {
 
-int add_kernel_test(Json& report, const GlobalOptions& global) {
-  FsRoot root(global.root);
-  auto env = machine::Environment::read(root);
+int add_kernel_test(Json& report, const machine::Machine& machine, const GlobalOptions& global) {
+  const FsRoot& root = machine.root;
   Plan plan;
   if (root.is_real_root()) {
-    plan = plan_from_report(report, env);
+    plan = plan_from_report(report, machine);
   } else {
     // A machine read from a directory cannot run kernels; say so rather than test this one.
     plan.nvrtc_enabled = false;
     plan.frameworks_enabled = false;
   }
   RunOptions options;
-  options.timeout = std::chrono::milliseconds(static_cast<long>(global.timeout_s * 1000));
+  options.timeout = machine.options.child_timeout;
   options.self_exe = self_executable();
-  if (auto v = env.get("CUDA_VISIBLE_DEVICES")) {
+  if (auto v = machine.env.get("CUDA_VISIBLE_DEVICES")) {
     options.cuda_visible_devices = *v;
     options.cuda_visible_devices_set = true;
   }

@@ -14,11 +14,8 @@
 #include "core/json.h"
 #include "kernel_test/child_log.h"
 
-namespace cudiag {
-class FsRoot;
-}
 namespace cudiag::machine {
-class Environment;
+struct Machine;
 }
 
 namespace cudiag::kernel_test {
@@ -39,11 +36,10 @@ struct Plan {
 // libnvrtc, python3 on PATH. Only what is enabled is looked for: the search
 // for every libnvrtc lists every library directory, and it runs before the
 // first child starts.
-Plan plan_from_machine(const FsRoot& root, const machine::Environment& env, bool nvrtc = true,
-                       bool frameworks = true);
+Plan plan_from_machine(const machine::Machine& machine, bool nvrtc = true, bool frameworks = true);
 // The same from a collected report (driver_api.picked, libraries.nvrtc, the
 // interpreters of frameworks.environments) plus python3 on PATH.
-Plan plan_from_report(const Json& report, const machine::Environment& env);
+Plan plan_from_report(const Json& report, const machine::Machine& machine);
 
 struct RunOptions {
   std::chrono::milliseconds timeout{10000};             // driver and NVRTC children

@@ -8,6 +8,7 @@
 #include "kernel_test/kernel_test.h"
 #include "machine/environment.h"
 #include "machine/library_search.h"
+#include "machine/machine.h"
 
 namespace cudiag::kernel_test {
 
@@ -24,7 +25,9 @@ std::vector<std::string> pythons_on_path(const FsRoot& root, const machine::Envi
 
 }  // namespace
 
-Plan plan_from_machine(const FsRoot& root, const machine::Environment& env, bool nvrtc, bool frameworks) {
+Plan plan_from_machine(const machine::Machine& machine, bool nvrtc, bool frameworks) {
+  const FsRoot& root = machine.root;
+  const machine::Environment& env = machine.env;
   Plan plan;
   plan.nvrtc_enabled = nvrtc;
   plan.frameworks_enabled = frameworks;
@@ -39,7 +42,7 @@ Plan plan_from_machine(const FsRoot& root, const machine::Environment& env, bool
   return plan;
 }
 
-Plan plan_from_report(const Json& report, const machine::Environment& env) {
+Plan plan_from_report(const Json& report, const machine::Machine& machine) {
   Plan plan;
   auto at = [&report](const char* pointer) {
     Json::json_pointer p(pointer);
@@ -52,9 +55,10 @@ Plan plan_from_report(const Json& report, const machine::Environment& env) {
     auto path = inst.value("real_path", inst.value("path", ""));
     if (!path.empty() && !inst.value("is_stub", false)) plan.nvrtc.push_back(path);
   }
-  // The real root, not --root: the kernel test runs these interpreters, and only this machine's can run
-  // (a fixture root's python3 is a file to read, never a program to execute).
-  plan.pythons = pythons_on_path(FsRoot("/"), env);
+  // The real root, not the machine's (deliberately): the kernel test runs these interpreters, and only
+  // this machine's can run (a fixture root's python3 is a file to read, never a program to execute).
+  // Its PATH is the machine's environment, which for the real root is this process's.
+  plan.pythons = pythons_on_path(FsRoot("/"), machine.env);
   auto envs = at("/frameworks/environments");
   for (const auto& e : envs.is_array() ? envs : Json::array()) {
     if (!e.contains("interpreter") || !e["interpreter"].is_string()) continue;

@@ -35,7 +35,7 @@ std::vector<std::string> components(const ProbeContext& ctx, const std::string& 
   if (so == std::string::npos) return out;
   auto major = file.substr(so + 4, file.find('.', so + 4) - (so + 4));
   auto dir = dir_name(path);
-  for (const auto& name : ctx.root.list_dir(dir)) {
+  for (const auto& name : ctx.machine.root.list_dir(dir)) {
     if (name.starts_with("libcudnn_") && name.ends_with(".so." + major)) out.push_back(join_path(dir, name));
   }
   return out;
@@ -64,7 +64,7 @@ Json probe_binaries(const ProbeContext& ctx, const Json& report) {
         j["version"] = version_of(inst);
         // What a program without RPATH gets for this soname.
         auto pick = ctx.search.loader_pick(base_name(path));
-        auto picked = pick ? ctx.root.resolve(*pick) : ResolveResult{};
+        auto picked = pick ? ctx.machine.root.resolve(*pick) : ResolveResult{};
         j["loader_pick"] = picked && *picked.path == j["real_path"].get<std::string>();
         Json files = Json::array();
         files.push_back(binary_json(ctx, path, true, true));

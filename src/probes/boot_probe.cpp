@@ -85,9 +85,9 @@ Json probe_cmdline(const FsRoot& root) {
 
 Json probe_boot(const ProbeContext& ctx) {
   Json boot = Json::object();
-  boot["secure_boot"] = probe_secure_boot(ctx.root);
-  boot["lockdown"] = probe_lockdown(ctx.root);
-  boot["module_switches"] = probe_cmdline(ctx.root);
+  boot["secure_boot"] = probe_secure_boot(ctx.machine.root);
+  boot["lockdown"] = probe_lockdown(ctx.machine.root);
+  boot["module_switches"] = probe_cmdline(ctx.machine.root);
   return boot;
 }
 

@@ -58,15 +58,15 @@ std::string image_digest_error(std::string_view digest) {
 
 Json probe_container_image(const ProbeContext& ctx, const std::string& image_digest) {
   Json c = Json::object();
-  c["image"] = image_name(ctx.env);
+  c["image"] = image_name(ctx.machine.env);
   c["image_digest"] = image_digest.empty() ? unknown_fact("cli:--image-digest", "not given")
                                            : fact(image_digest, "cli:--image-digest");
-  auto cuda = ctx.env.get("CUDA_VERSION");
+  auto cuda = ctx.machine.env.get("CUDA_VERSION");
   c["cuda_version"] = cuda ? fact(machine::sanitize(*cuda), env_source("CUDA_VERSION"))
                            : unknown_fact(env_source("CUDA_VERSION"), "not set");
-  c["os"] = probe_os_release(ctx.root);  // inside a container, the image's own file
+  c["os"] = probe_os_release(ctx.machine.root);  // inside a container, the image's own file
   Json vars = Json::object();
-  for (const auto& [name, value] : ctx.env.all()) {
+  for (const auto& [name, value] : ctx.machine.env.all()) {
     if (is_image_identity_variable(name) || name.starts_with("NVIDIA_REQUIRE_"))
       vars[name] = fact(machine::sanitize(value, 4096), env_source(name));
   }

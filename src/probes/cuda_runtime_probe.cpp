@@ -20,10 +20,10 @@ class CudaRuntimeProbe : public LayerProbe {
     instances_ = ctx.search.find_all("libcudart.so");
     auto driver = ctx.search.loader_pick("libcuda.so.1");
     std::string driver_host =
-        driver ? ctx.root.host_path(ctx.root.resolve(*driver).path.value_or(*driver)) : "";
+        driver ? ctx.machine.root.host_path(ctx.machine.root.resolve(*driver).path.value_or(*driver)) : "";
     for (const auto& inst : instances_) {
       tickets_.push_back(inst.error.empty()
-                             ? batch.add("cudart", {ctx.root.host_path(inst.real_path), driver_host})
+                             ? batch.add("cudart", {ctx.machine.root.host_path(inst.real_path), driver_host})
                              : kNone);
     }
   }
@@ -98,9 +98,9 @@ class CudaRuntimeProbe : public LayerProbe {
     }
     const Json& nvcc = fact_value(layer["nvcc_on_path"]);
     for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-      auto home = ctx.env.get(var);
+      auto home = ctx.machine.env.get(var);
       if (!home || !nvcc.is_object()) continue;
-      auto home_real = ctx.root.resolve(*home).path.value_or(*home);
+      auto home_real = ctx.machine.root.resolve(*home).path.value_or(*home);
       auto nvcc_root = nvcc["toolkit"].get<std::string>();
       if (normalize_path(home_real) != normalize_path(nvcc_root)) {
         out.push_back(std::string("nvcc on PATH (") + nvcc["path"].get<std::string>() + ") is from " +

@@ -18,9 +18,9 @@ class DriverApiProbe : public LayerProbe {
   // started before anything else, the other copies once they are found.
   void start_early(const ProbeContext& ctx, ChildBatch& batch) override {
     picked_ = ctx.search.loader_pick("libcuda.so.1").value_or("");
-    if (auto resolved = picked_.empty() ? ResolveResult{} : ctx.root.resolve(picked_)) {
+    if (auto resolved = picked_.empty() ? ResolveResult{} : ctx.machine.root.resolve(picked_)) {
       early_real_ = *resolved.path;
-      early_ticket_ = batch.add("libcuda", {ctx.root.host_path(early_real_)});
+      early_ticket_ = batch.add("libcuda", {ctx.machine.root.host_path(early_real_)});
     }
   }
 
@@ -32,7 +32,7 @@ class DriverApiProbe : public LayerProbe {
       } else if (inst.real_path == early_real_ && early_ticket_ != kNoTicket) {
         tickets_.push_back(std::exchange(early_ticket_, kNoTicket));
       } else {
-        tickets_.push_back(batch.add("libcuda", {ctx.root.host_path(inst.real_path)}));
+        tickets_.push_back(batch.add("libcuda", {ctx.machine.root.host_path(inst.real_path)}));
       }
     }
   }
@@ -42,7 +42,8 @@ class DriverApiProbe : public LayerProbe {
     Json candidates = Json::array();
     const Json* picked_answer = nullptr;
     const machine::LibraryInstance* picked_inst = nullptr;
-    auto picked_real = picked_.empty() ? std::string() : ctx.root.resolve(picked_).path.value_or(picked_);
+    auto picked_real =
+        picked_.empty() ? std::string() : ctx.machine.root.resolve(picked_).path.value_or(picked_);
     for (std::size_t i = 0; i < instances_.size(); ++i) {
       Json c = instance_json(instances_[i], picked_real);
       if (tickets_[i] != kNoTicket) {

@@ -71,7 +71,7 @@ Json probe_glibc(const FsRoot& root) {
 void add_evidence(Json& list, std::string what) { list.push_back(std::move(what)); }
 
 Json probe_container(const ProbeContext& ctx) {
-  const auto& root = ctx.root;
+  const auto& root = ctx.machine.root;
   Json evidence = Json::array();
   std::string kind;
   auto cgroup = root.read_file("/proc/1/cgroup");
@@ -84,7 +84,7 @@ Json probe_container(const ProbeContext& ctx) {
     kind = "podman";
     add_evidence(evidence, "file /run/.containerenv exists");
   }
-  if (ctx.env.get("container") == "podman") {
+  if (ctx.machine.env.get("container") == "podman") {
     kind = "podman";
     add_evidence(evidence, "environment variable container=podman");
   }
@@ -92,19 +92,20 @@ Json probe_container(const ProbeContext& ctx) {
     if (kind.empty()) kind = "docker";
     add_evidence(evidence, "/proc/1/cgroup mentions docker");
   }
-  if (cg.find("kubepods") != std::string::npos || ctx.env.has("KUBERNETES_SERVICE_HOST") ||
+  if (cg.find("kubepods") != std::string::npos || ctx.machine.env.has("KUBERNETES_SERVICE_HOST") ||
       root.exists("/var/run/secrets/kubernetes.io/serviceaccount")) {
     kind = "kubernetes";
     if (cg.find("kubepods") != std::string::npos) add_evidence(evidence, "/proc/1/cgroup mentions kubepods");
-    if (ctx.env.has("KUBERNETES_SERVICE_HOST")) add_evidence(evidence, "KUBERNETES_SERVICE_HOST is set");
+    if (ctx.machine.env.has("KUBERNETES_SERVICE_HOST"))
+      add_evidence(evidence, "KUBERNETES_SERVICE_HOST is set");
     if (root.exists("/var/run/secrets/kubernetes.io/serviceaccount"))
       add_evidence(evidence, "/var/run/secrets/kubernetes.io/serviceaccount exists");
   }
-  if (ctx.env.has("APPTAINER_CONTAINER") || ctx.env.has("SINGULARITY_CONTAINER") ||
+  if (ctx.machine.env.has("APPTAINER_CONTAINER") || ctx.machine.env.has("SINGULARITY_CONTAINER") ||
       root.exists("/.singularity.d")) {
     kind = "apptainer";
-    if (ctx.env.has("APPTAINER_CONTAINER")) add_evidence(evidence, "APPTAINER_CONTAINER is set");
-    if (ctx.env.has("SINGULARITY_CONTAINER")) add_evidence(evidence, "SINGULARITY_CONTAINER is set");
+    if (ctx.machine.env.has("APPTAINER_CONTAINER")) add_evidence(evidence, "APPTAINER_CONTAINER is set");
+    if (ctx.machine.env.has("SINGULARITY_CONTAINER")) add_evidence(evidence, "SINGULARITY_CONTAINER is set");
     if (root.exists("/.singularity.d")) add_evidence(evidence, "directory /.singularity.d exists");
   }
   if (cg.find("/lxc") != std::string::npos && kind.empty()) {
@@ -167,11 +168,11 @@ Json probe_environment(const machine::Environment& env) {
 
 Json probe_cuda_tools_on_path(const ProbeContext& ctx) {
   Json tools = Json::array();
-  for (const auto& dir : ctx.env.list("PATH")) {
+  for (const auto& dir : ctx.machine.env.list("PATH")) {
     for (const char* tool :
          {"nvcc", "nvidia-smi", "cuobjdump", "ptxas", "nvdisasm", "ncu", "nsys", "compute-sanitizer"}) {
       auto path = join_path(dir, tool);
-      if (!ctx.root.is_regular_file(path)) continue;
+      if (!ctx.machine.root.is_regular_file(path)) continue;
       Json t = Json::object();
       t["tool"] = tool;
       t["path"] = path;
@@ -185,17 +186,17 @@ Json probe_cuda_tools_on_path(const ProbeContext& ctx) {
 
 Json probe_host(const ProbeContext& ctx) {
   Json host = Json::object();
-  host["os"] = probe_os_release(ctx.root);
-  host["kernel_release"] = first_line_fact(ctx.root, "/proc/sys/kernel/osrelease");
-  host["kernel_version"] = first_line_fact(ctx.root, "/proc/version");
-  host["architecture"] = probe_architecture(ctx.root);
-  host["glibc"] = probe_glibc(ctx.root);
+  host["os"] = probe_os_release(ctx.machine.root);
+  host["kernel_release"] = first_line_fact(ctx.machine.root, "/proc/sys/kernel/osrelease");
+  host["kernel_version"] = first_line_fact(ctx.machine.root, "/proc/version");
+  host["architecture"] = probe_architecture(ctx.machine.root);
+  host["glibc"] = probe_glibc(ctx.machine.root);
   host["container"] = probe_container(ctx);
-  host["wsl"] = probe_wsl(ctx.root);
-  host["nvidia_container_toolkit"] = probe_container_toolkit(ctx.root);
-  host["environment"] = probe_environment(ctx.env);
-  if (!ctx.env.read_error().empty()) {
-    host["environment_error"] = unknown_fact(file_source("/proc/self/environ"), ctx.env.read_error());
+  host["wsl"] = probe_wsl(ctx.machine.root);
+  host["nvidia_container_toolkit"] = probe_container_toolkit(ctx.machine.root);
+  host["environment"] = probe_environment(ctx.machine.env);
+  if (!ctx.machine.env.read_error().empty()) {
+    host["environment_error"] = unknown_fact(file_source("/proc/self/environ"), ctx.machine.env.read_error());
   }
   host["cuda_tools_on_path"] = probe_cuda_tools_on_path(ctx);
   return host;

@@ -153,7 +153,7 @@ std::string parse_nvrm_version(std::string_view text, bool* open_module) {
 }
 
 Json probe_kernel_driver(const ProbeContext& ctx) {
-  const auto& root = ctx.root;
+  const auto& root = ctx.machine.root;
   Json kd = Json::object();
   {
     const char* path = "/proc/driver/nvidia/version";

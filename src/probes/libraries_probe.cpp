@@ -26,12 +26,12 @@ class LibrariesProbe : public LayerProbe {
   const char* layer() const override { return "libraries"; }
 
   void plan(const ProbeContext& ctx, ChildBatch& batch) override {
-    machine::WheelRecordIndex wheels(ctx.root);
+    machine::WheelRecordIndex wheels(ctx.machine.root);
     for (const auto& kind : model::library_catalog()) {
       Entry e{&kind, ctx.search.find_all(kind.file_prefix), {}, {}, {}};
       for (const auto& inst : e.instances) {
         bool call = options_.library_calls && inst.error.empty();
-        auto host = ctx.root.host_path(inst.real_path);
+        auto host = ctx.machine.root.host_path(inst.real_path);
         std::optional<Json> known =
             call && ctx.answers ? ctx.answers->find(cache_what(kind), host) : std::nullopt;
         std::optional<WheelVersion> wheel;
@@ -60,7 +60,7 @@ class LibrariesProbe : public LayerProbe {
           auto failure = child_failure(answer);
           // Only a clean answer is worth remembering; a crash or timeout is asked again.
           if (failure.empty() && e.tickets[i] != kNone && ctx.answers)
-            ctx.answers->remember(cache_what(*e.kind), ctx.root.host_path(inst.real_path), answer);
+            ctx.answers->remember(cache_what(*e.kind), ctx.machine.root.host_path(inst.real_path), answer);
           if (!failure.empty()) {
             j["version"] = unknown_fact(call_source(inst.real_path, "dlopen"), failure);
           } else {

@@ -17,9 +17,9 @@ class NvmlProbe : public LayerProbe {
   void start_early(const ProbeContext& ctx, ChildBatch& batch) override {
     picked_ = ctx.search.loader_pick("libnvidia-ml.so.1").value_or("");
     if (!picked_.empty()) {
-      auto resolved = ctx.root.resolve(picked_);
+      auto resolved = ctx.machine.root.resolve(picked_);
       picked_ = resolved.path.value_or(picked_);
-      if (resolved) ticket_ = batch.add("nvml", {ctx.root.host_path_followed(picked_)});
+      if (resolved) ticket_ = batch.add("nvml", {ctx.machine.root.host_path_followed(picked_)});
     }
   }
 

@@ -87,7 +87,7 @@ Json probe_toolkits(const ProbeContext& ctx) {
   Json toolkits = Json::array();
   std::vector<std::string> real_roots;
   for (const auto& dir : ctx.search.toolkit_roots()) {
-    auto real = ctx.root.resolve(dir);
+    auto real = ctx.machine.root.resolve(dir);
     std::string real_dir = real ? *real.path : dir;
     bool seen = false;
     for (auto& t : toolkits) {
@@ -101,10 +101,10 @@ Json probe_toolkits(const ProbeContext& ctx) {
     t["path"] = dir;
     t["real_path"] = real_dir;
     t["also_as"] = Json::array();
-    t["version"] = toolkit_version(ctx.root, real_dir);
+    t["version"] = toolkit_version(ctx.machine.root, real_dir);
     auto nvcc = real_dir + "/bin/nvcc";
-    if (ctx.root.is_regular_file(nvcc)) {
-      t["nvcc"] = nvcc_version_fact(ctx.root, nvcc);
+    if (ctx.machine.root.is_regular_file(nvcc)) {
+      t["nvcc"] = nvcc_version_fact(ctx.machine.root, nvcc);
     } else {
       t["nvcc"] = fact(nullptr, file_source(nvcc));
     }
@@ -113,14 +113,14 @@ Json probe_toolkits(const ProbeContext& ctx) {
   out["toolkits"] = toolkits;
   // nvcc the shell would run, and which toolkit it belongs to.
   Json on_path = fact(nullptr, "env:PATH");
-  for (const auto& dir : ctx.env.list("PATH")) {
+  for (const auto& dir : ctx.machine.env.list("PATH")) {
     auto path = join_path(dir, "nvcc");
-    if (!ctx.root.is_regular_file(path)) continue;
-    auto real = ctx.root.resolve(path);
+    if (!ctx.machine.root.is_regular_file(path)) continue;
+    auto real = ctx.machine.root.resolve(path);
     Json n = Json::object();
     n["path"] = path;
     n["real_path"] = real ? *real.path : path;
-    n["version"] = nvcc_version_fact(ctx.root, n["real_path"].get<std::string>());
+    n["version"] = nvcc_version_fact(ctx.machine.root, n["real_path"].get<std::string>());
     n["toolkit"] = dir_name(dir_name(n["real_path"].get<std::string>()));
     on_path = fact(n, "env:PATH");
     break;

@@ -34,13 +34,12 @@ Json new_report() {
   return report;
 }
 
-Json collect_report(const CollectOptions& options) {
+Json collect_report(const machine::Machine& machine) {
   auto start = std::chrono::steady_clock::now();
-  FsRoot root(options.root);
-  auto env = machine::Environment::read(root);
-  machine::LibrarySearch search(root, env);
+  const CollectOptions& options = machine.options;
+  machine::LibrarySearch search(machine.root, machine.env);
   AnswerCache answers(options.answer_cache_dir);
-  probes::ProbeContext ctx{root, env, search, options.child_timeout, self_executable(), &answers};
+  probes::ProbeContext ctx{machine, search, self_executable(), &answers};
   Json timings = Json::object();
   timings["search_ms"] = ms_since(start);
 
@@ -59,7 +58,7 @@ Json collect_report(const CollectOptions& options) {
   for (auto& l : layers) l->plan(ctx, batch);
 
   Json report = new_report();
-  if (!root.is_real_root()) report["root"] = root.root();
+  if (!machine.root.is_real_root()) report["root"] = machine.root.root();
   auto run_stage = [&](probes::ProbeStage stage) {
     for (const auto* p : probes::registered_probes(stage)) {
       if (p->enabled && !p->enabled(options)) continue;

@@ -6,13 +6,15 @@
 // probes/probe_registry.h.
 #include "core/collect_options.h"
 #include "core/json.h"
+#include "machine/machine.h"
 
 namespace cudiag {
 
 inline constexpr const char* kReportSchema = "cudiag.report/1";
 
-// CollectOptions (and ErrorNamer): core/collect_options.h.
-Json collect_report(const CollectOptions& options);
+// The machine the command opened (machine/machine.h), with its options
+// (CollectOptions and ErrorNamer: core/collect_options.h).
+Json collect_report(const machine::Machine& machine);
 
 // The report skeleton every producer shares: schema, tool, collected_at.
 Json new_report();

@@ -69,13 +69,13 @@ std::string local_version_tag(const std::string& version) {
 Json binary_json(const ProbeContext& ctx, const std::string& path, bool architectures, bool remember) {
   Json j = Json::object();
   j["path"] = path;
-  auto real = ctx.root.resolve(path);
+  auto real = ctx.machine.root.resolve(path);
   if (!real) {
     j["error"] = real.error;
     return j;
   }
   if (!architectures) {
-    auto obj = read_dynamic_object(ctx.root, path);
+    auto obj = read_dynamic_object(ctx.machine.root, path);
     if (!obj.error.empty()) j["error"] = obj.error;
     j["needed"] = string_array(obj.needed);
     j["rpath"] = string_array(obj.rpath);
@@ -85,7 +85,7 @@ Json binary_json(const ProbeContext& ctx, const std::string& path, bool architec
   // Headers only, yet a 1 GB libtorch_cuda.so costs a walk over ~3000 fatbin
   // entry headers (~10 ms warm, a page fault each): what an unchanged file
   // said is remembered per file identity (core/answer_cache.h).
-  auto host = ctx.root.host_path(*real.path);
+  auto host = ctx.machine.root.host_path(*real.path);
   if (remember && ctx.answers) {
     auto known = ctx.answers->find(kFatbinAnswer, host);
     // A remembered answer of another shape (a damaged cache) is a miss.
@@ -164,7 +164,7 @@ DynamicObject dynamic_object_of(const std::string& path, const Json& binary) {
 }
 
 LoaderEmulation make_loader(const ProbeContext& ctx) {
-  return LoaderEmulation(ctx.root, ctx.search, ctx.env.list("LD_LIBRARY_PATH"));
+  return LoaderEmulation(ctx.machine.root, ctx.search, ctx.machine.env.list("LD_LIBRARY_PATH"));
 }
 
 Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const LoaderEmulation& loader) {
@@ -172,7 +172,7 @@ Json resolved_json(const ProbeContext& ctx, const EnvContents& env, const Loader
   // Each wheel's library directory with its symlinks followed, once.
   std::vector<std::string> wheel_dirs;
   for (const auto& w : env.nvidia_wheels) {
-    auto wdir = w.lib_dir.empty() ? ResolveResult{} : ctx.root.resolve(w.lib_dir);
+    auto wdir = w.lib_dir.empty() ? ResolveResult{} : ctx.machine.root.resolve(w.lib_dir);
     wheel_dirs.push_back(wdir ? *wdir.path : "");
   }
   for (const auto& r : loader.resolved()) {

@@ -104,14 +104,14 @@ NvidiaWheel nvidia_wheel_of(const FsRoot& root, const InstalledDist& d) {
 
 Json read_torch(const ProbeContext& ctx, const EnvContents& env) {
   const auto* d = env.find("torch");
-  auto sp = d ? d->site_packages : env.locate(ctx.root, "torch/version.py");
-  if (sp.empty() || !ctx.root.is_dir(join_path(sp, "torch"))) return nullptr;
+  auto sp = d ? d->site_packages : env.locate(ctx.machine.root, "torch/version.py");
+  if (sp.empty() || !ctx.machine.root.is_dir(join_path(sp, "torch"))) return nullptr;
   Json j = base_entry("torch", d);
   if (!d) j["location"] = sp;
   auto vpath = join_path(sp, "torch/version.py");
   auto src = file_source(vpath);
   Json build = Json::object();
-  if (auto v = read_py(ctx.root, vpath, false)) {
+  if (auto v = read_py(ctx.machine.root, vpath, false)) {
     build["version"] = fact(value_or_null(*v, "__version__"), src);
     build["cuda"] = fact(value_or_null(*v, "cuda"), src);
     build["hip"] = fact(value_or_null(*v, "hip"), src);
@@ -135,14 +135,14 @@ Json read_torch(const ProbeContext& ctx, const EnvContents& env) {
   for (const char* name : {"libtorch_global_deps.so", "libtorch_cpu.so", "libtorch_cuda.so",
                            "libtorch_cuda_cu.so", "libtorch_cuda_cpp.so", "libc10_cuda.so"}) {
     auto path = join_path(lib, name);
-    if (!ctx.root.is_regular_file(path)) continue;
+    if (!ctx.machine.root.is_regular_file(path)) continue;
     bool archs = std::string_view(name).starts_with("libtorch_cuda");
     // Each file's dynamic section is read once, for the report and the loader.
     if (archs) {
       binaries.push_back(binary_json(ctx, path, true, true));
       loader.load(dynamic_object_of(path, binaries.back()));
     } else {
-      auto obj = read_dynamic_object(ctx.root, path);
+      auto obj = read_dynamic_object(ctx.machine.root, path);
       binaries.push_back(binary_json(obj));
       loader.load(obj);
     }
@@ -157,15 +157,15 @@ Json read_tensorflow(const ProbeContext& ctx, const EnvContents& env) {
   for (const char* n : {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"}) {
     if ((d = env.find(n))) break;
   }
-  auto sp = d ? d->site_packages : env.locate(ctx.root, "tensorflow/python/platform/build_info.py");
-  if (sp.empty() || !ctx.root.is_dir(join_path(sp, "tensorflow"))) return nullptr;
+  auto sp = d ? d->site_packages : env.locate(ctx.machine.root, "tensorflow/python/platform/build_info.py");
+  if (sp.empty() || !ctx.machine.root.is_dir(join_path(sp, "tensorflow"))) return nullptr;
   Json j = base_entry("tensorflow", d);
   if (!d) j["location"] = sp;
   auto bpath = join_path(sp, "tensorflow/python/platform/build_info.py");
   auto src = file_source(bpath);
   Json build = Json::object();
   long cuda_major = 0, cudnn_major = 0;
-  if (auto b = read_py(ctx.root, bpath, true)) {
+  if (auto b = read_py(ctx.machine.root, bpath, true)) {
     auto cuda = value_or_null(*b, "cuda_version");
     if (cuda.is_null()) cuda = value_or_null(*b, "cuda_version_number");  // TF <= 2.3
     auto cudnn = value_or_null(*b, "cudnn_version");
@@ -194,8 +194,8 @@ Json read_tensorflow(const ProbeContext& ctx, const EnvContents& env) {
   for (const char* name :
        {"tensorflow/libtensorflow_framework.so.2", "tensorflow/python/_pywrap_tensorflow_internal.so"}) {
     auto path = join_path(sp, name);
-    if (!ctx.root.is_regular_file(path)) continue;
-    auto obj = read_dynamic_object(ctx.root, path);
+    if (!ctx.machine.root.is_regular_file(path)) continue;
+    auto obj = read_dynamic_object(ctx.machine.root, path);
     binaries.push_back(binary_json(obj));
     if (cuda_major > 0) {
       for (const char* lib : {"libcudart.so.", "libcublas.so.", "libcublasLt.so."})
@@ -242,7 +242,7 @@ Json read_jax(const ProbeContext& ctx, const EnvContents& env) {
                             "jax_plugins/xla_cuda" + std::to_string(cuda_major) + "/xla_cuda_plugin.so");
     DynamicObject caller;
     caller.path = plugin;
-    if (ctx.root.is_regular_file(plugin)) caller = read_dynamic_object(ctx.root, plugin);
+    if (ctx.machine.root.is_regular_file(plugin)) caller = read_dynamic_object(ctx.machine.root, plugin);
     auto sm = std::to_string(cuda_major);
     bool cu12 = cuda_major < 13;
     const std::vector<std::pair<std::string, bool>> preloads = {
@@ -266,7 +266,7 @@ Json read_jax(const ProbeContext& ctx, const EnvContents& env) {
       bool from_wheel = false;
       for (const auto& w : env.nvidia_wheels) {
         if (w.component == comp && w.cuda_major == cuda_major && !w.lib_dir.empty() &&
-            ctx.root.is_regular_file(join_path(w.lib_dir, soname))) {
+            ctx.machine.root.is_regular_file(join_path(w.lib_dir, soname))) {
           from.rpath = {w.lib_dir};
           from.runpath.clear();
           from_wheel = true;
@@ -308,11 +308,11 @@ Json read_onnxruntime(const ProbeContext& ctx, const EnvContents& env) {
   Json j = base_entry("onnxruntime", d);
   auto provider = join_path(d->site_packages, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
   Json build = Json::object();
-  bool has_cuda = ctx.root.is_regular_file(provider);
+  bool has_cuda = ctx.machine.root.is_regular_file(provider);
   build["cpu_only"] = fact(!has_cuda, "presence of " + provider);
   auto info_path = join_path(d->site_packages, "onnxruntime/capi/build_and_package_info.py");
   long cuda_major = 0;
-  if (auto info = read_py(ctx.root, info_path, false)) {
+  if (auto info = read_py(ctx.machine.root, info_path, false)) {
     auto cuda = value_or_null(*info, "cuda_version");
     build["cuda"] = fact(cuda, file_source(info_path));
     cuda_major = major_of(cuda);
@@ -320,7 +320,7 @@ Json read_onnxruntime(const ProbeContext& ctx, const EnvContents& env) {
   Json binaries = Json::array();
   auto loader = make_loader(ctx);
   if (has_cuda) {
-    auto obj = read_dynamic_object(ctx.root, provider);
+    auto obj = read_dynamic_object(ctx.machine.root, provider);
     binaries.push_back(binary_json(obj));
     for (const auto& n : obj.needed) {
       if (n.starts_with("libcudart.so.") && !cuda_major) cuda_major = std::atol(n.c_str() + 13);

@@ -13,14 +13,14 @@ EnvContents scan_env(const ProbeContext& ctx, const machine::PythonEnv& env) {
   EnvContents c;
   c.site_packages = env.site_packages;
   for (const auto& sp : env.site_packages) {
-    for (auto& d : machine::scan_distributions(ctx.root, sp, is_framework_related)) {
+    for (auto& d : machine::scan_distributions(ctx.machine.root, sp, is_framework_related)) {
       // Python imports the first one on sys.path; later copies are shadowed.
       if (c.find(d.name)) continue;
       c.dists.push_back({std::move(d), sp});
     }
   }
   for (const auto& d : c.dists) {
-    if (d.dist.name.starts_with("nvidia-")) c.nvidia_wheels.push_back(nvidia_wheel_of(ctx.root, d));
+    if (d.dist.name.starts_with("nvidia-")) c.nvidia_wheels.push_back(nvidia_wheel_of(ctx.machine.root, d));
   }
   return c;
 }
@@ -44,7 +44,7 @@ Json wheels_json(const EnvContents& c) {
 Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& pythons) {
   Json layer = Json::object();
   Json envs = Json::array();
-  for (const auto& env : machine::find_python_envs(ctx.root, ctx.env, {pythons})) {
+  for (const auto& env : machine::find_python_envs(ctx.machine.root, ctx.machine.env, {pythons})) {
     Json e = Json::object();
     e["prefix"] = env.prefix;
     e["kind"] = env.kind;

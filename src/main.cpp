@@ -9,5 +9,5 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], cudiag::child::kChildProbeArg) == 0) {
     return cudiag::child::run_child_probe(argc, argv);
   }
-  return cudiag::run_cli(argc, argv);
+  return cudiag::cli::run_cli(argc, argv);
 }

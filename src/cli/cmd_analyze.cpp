@@ -13,7 +13,7 @@
 #include "workflow/fleet_view.h"
 #include "workflow/report_input.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct AnalyzeArgs {
@@ -35,7 +35,7 @@ CommandRun setup_analyze(CLI::App& app, const GlobalOptions& global) {
   render::add_identity_flag(app, args->include_identity);
   return [args, &global] {
     Json report = load_saved_report(args->path);
-    apply_assumptions(report, args->assumptions, kb::active_kb(global));
+    report::apply_assumptions(report, args->assumptions, kb::active_kb(global));
     int exit_code = diagnose_into(report, global);
     workflow::add_fleet_view_for(report, args->format, kb::active_kb(global));
     auto options = render::render_options(global, args->output.empty(), args->include_identity);
@@ -50,4 +50,4 @@ const RegisterCommand kAnalyze{
     {"analyze", "Diagnose a report collected elsewhere (JSON from `cudiag report`)", 25, setup_analyze}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -10,7 +10,7 @@
 #include "workflow/fleet_view.h"
 #include "workflow/requirements.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct CheckArgs {
@@ -58,4 +58,4 @@ const RegisterCommand kCheck{
     {"check", "Check this machine's CUDA stack layer by layer (the default command)", 10, setup_check}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

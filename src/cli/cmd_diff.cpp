@@ -11,7 +11,7 @@
 #include "workflow/report_diff.h"
 #include "workflow/report_input.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct DiffArgs {
@@ -50,4 +50,4 @@ const RegisterCommand kDiff{
     {"diff", "Compare two reports layer by layer; exit 1 when the stacks differ", 42, setup_diff}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

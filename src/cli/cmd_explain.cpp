@@ -31,7 +31,7 @@
 #include "report/collect.h"
 #include "workflow/report_input.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct ExplainArgs {
@@ -75,8 +75,8 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   const auto& kb = kb::active_kb(global);
   // A bad --assume is bad input whatever the text says (exit 2), checked before anything runs.
   {
-    Json probe = new_report();
-    apply_assumptions(probe, args.pipeline.assumptions, kb);
+    Json probe = report::new_report();
+    report::apply_assumptions(probe, args.pipeline.assumptions, kb);
   }
   result.explanations = explain::explain_text(text, kb, options);
   auto pasted = explain::read_pasted_facts(text);
@@ -92,7 +92,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     result.machine_source = "report " + args.report;
     result.collected = true;
   } else if (stated && (args.no_collect || !pasted.empty())) {
-    report = new_report();
+    report = report::new_report();
     (*report)["collected"] = false;
     result.machine_source = pasted.empty() ? "the --assume facts" : "the facts of the pasted text";
   } else if (!result.explanations.empty() && !args.no_collect) {
@@ -148,4 +148,4 @@ const RegisterCommand kExplain{
      setup_explain}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -16,7 +16,7 @@
 #include "workflow/lock_file.h"
 #include "workflow/report_input.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct FleetArgs {
@@ -80,4 +80,4 @@ const RegisterCommand kFleet{{"fleet",
                               44, setup_fleet}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -23,7 +23,7 @@
 #include "inspect/verdict.h"
 #include "render/output.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 using namespace inspect;
@@ -227,4 +227,4 @@ const RegisterCommand kInspect{
      }}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

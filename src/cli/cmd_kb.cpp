@@ -15,7 +15,7 @@
 #include "render/kb_text.h"
 #include "render/output.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 using kb::KnowledgeBase;
@@ -277,4 +277,4 @@ const RegisterCommand kKb{
      }}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

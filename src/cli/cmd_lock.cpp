@@ -11,7 +11,7 @@
 #include "workflow/lock_file.h"
 #include "workflow/stack.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct LockArgs {
@@ -55,4 +55,4 @@ const RegisterCommand kLock{
     {"lock", "Pin this machine's CUDA stack in a lock file for `verify`", 40, setup_lock}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -11,7 +11,7 @@
 #include "report/assume.h"
 #include "workflow/plan.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct PlanArgs {
@@ -37,7 +37,7 @@ CommandRun setup_plan(CLI::App& app, const GlobalOptions& global) {
     Json before = machine_or_saved_report(args->report, global, args->pipeline);
     auto plan = workflow::plan_change(before, kb, args->change);
     Json after = before;
-    if (!plan.assumptions.empty()) apply_assumptions(after, plan.assumptions, kb);
+    if (!plan.assumptions.empty()) report::apply_assumptions(after, plan.assumptions, kb);
     diagnose_into(after, global);
     auto changes = workflow::error_changes(before, after);
     if (args->format == "json") {
@@ -53,4 +53,4 @@ const RegisterCommand kPlan{
     {"plan", "What else must move if one layer changes, and in which order", 43, setup_plan}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

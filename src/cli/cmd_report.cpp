@@ -8,7 +8,7 @@
 #include "render/render.h"
 #include "workflow/fleet_view.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct ReportArgs {
@@ -39,4 +39,4 @@ CommandRun setup_report(CLI::App& app, const GlobalOptions& global) {
 const RegisterCommand kReport{{"report", "Write the whole report (JSON or text)", 20, setup_report}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -15,7 +15,7 @@
 #include "render/render.h"
 #include "report/collect.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct TestArgs {
@@ -87,7 +87,7 @@ CommandRun setup_test(CLI::App& app, const GlobalOptions& global) {
 
     std::string text;
     if (args->format == "json") {
-      Json out = new_report();
+      Json out = report::new_report();
       out["kernel_test"] = section;
       text = json_text(out) + "\n";
     } else {
@@ -104,4 +104,4 @@ const RegisterCommand kTest{
     {"test", "Run a real kernel on every GPU, layer by layer, and check every element", 15, setup_test}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -12,7 +12,7 @@
 #include "workflow/stack.h"
 #include "workflow/verify.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 namespace {
 
 struct VerifyArgs {
@@ -49,4 +49,4 @@ const RegisterCommand kVerify{{"verify",
                                41, setup_verify}};
 
 }  // namespace
-}  // namespace cudiag
+}  // namespace cudiag::cli

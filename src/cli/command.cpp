@@ -14,7 +14,7 @@
 #include "render/output.h"
 #include "workflow/report_input.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 namespace {
 std::vector<CommandDef>& command_table() {
@@ -113,4 +113,4 @@ int run_cli(int argc, char** argv) {
   }
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

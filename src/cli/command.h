@@ -8,7 +8,7 @@
 
 #include "core/options.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 // GlobalOptions (--root, --timeout, --kb, --no-color): core/options.h.
 
@@ -31,4 +31,4 @@ struct RegisterCommand {
 // The entry point behind main(); returns the process exit code.
 int run_cli(int argc, char** argv);
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

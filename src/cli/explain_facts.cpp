@@ -8,7 +8,7 @@
 #include "explain/signatures.h"
 #include "report/assume.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 namespace {
 
@@ -32,7 +32,7 @@ void label_sources(Json& node, const std::string& plain, const std::string& labe
 StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& assumptions,
                                const std::vector<explain::PastedFact>& facts, const kb::KnowledgeBase& kb) {
   StatedFacts out;
-  apply_assumptions(report, assumptions, kb);
+  report::apply_assumptions(report, assumptions, kb);
   for (const auto& f : facts) {
     // The user's own --assume wins over what the pasted text says.
     bool stated = std::any_of(assumptions.begin(), assumptions.end(),
@@ -40,7 +40,7 @@ StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& ass
     if (stated) continue;
     Json trial = report;
     try {
-      apply_assumptions(trial, {f.assumption()}, kb);
+      report::apply_assumptions(trial, {f.assumption()}, kb);
     } catch (const InputError& e) {
       out.skipped.push_back(fmt::format("{} (line {}): {}", f.assumption(), f.line, e.what()));
       continue;
@@ -83,4 +83,4 @@ Json stated_findings(const Json& report, const std::vector<explain::Explanation>
   return out;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -11,7 +11,7 @@
 #include "explain/pasted_facts.h"
 #include "kb/knowledge_base.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 struct StatedFacts {
   std::vector<explain::PastedFact> applied;  // pasted facts that became report facts
@@ -29,4 +29,4 @@ StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& ass
 Json stated_findings(const Json& report, const std::vector<explain::Explanation>& explanations,
                      const kb::KnowledgeBase& kb);
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -15,7 +15,7 @@
 #include "workflow/report_input.h"
 #include "workflow/stack.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 void add_pipeline_options(CLI::App& app, PipelineArgs& args) {
   app.add_flag_callback(
@@ -87,12 +87,12 @@ PipelineResult run_pipeline(const GlobalOptions& global, const PipelineArgs& arg
   if (!args.no_cache && machine.root.is_real_root())
     machine.options.answer_cache_dir = AnswerCache::default_dir();
   PipelineResult result;
-  result.report = args.no_collect ? new_report() : collect_report(machine);
+  result.report = args.no_collect ? report::new_report() : report::collect_report(machine);
   if (args.no_collect) result.report["collected"] = false;
   // The kernel test runs with the libraries the collection found, before any
   // --assume overlay (which describes another machine, not the one under test).
   if (args.deep) kernel_test::add_kernel_test(result.report, machine, global);
-  apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
+  report::apply_assumptions(result.report, args.assumptions, kb::active_kb(global));
   if (!args.requirements.empty()) {
     auto stack = workflow::read_stack(result.report, kb::active_kb(global));
     result.report["requirements"] =
@@ -118,4 +118,4 @@ Json machine_or_saved_report(const std::string& report_path, const GlobalOptions
   return report;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

@@ -12,7 +12,7 @@
 #include "core/json.h"
 #include "workflow/requirements.h"
 
-namespace cudiag {
+namespace cudiag::cli {
 
 struct PipelineArgs {
   // The collection flags fill this directly (--no-library-calls, --image-digest, --python, --no-frameworks,
@@ -52,4 +52,4 @@ Json load_saved_report(const std::string& path);
 Json machine_or_saved_report(const std::string& report_path, const GlobalOptions& global,
                              const PipelineArgs& args);
 
-}  // namespace cudiag
+}  // namespace cudiag::cli

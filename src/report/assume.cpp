@@ -12,7 +12,7 @@
 #include "report/assume_layers.h"
 #include "report/assumed_fact.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 namespace {
 
@@ -222,4 +222,4 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
   report["assumptions"] = std::move(record);
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::report

@@ -17,7 +17,7 @@
 #include "core/json.h"
 #include "kb/knowledge_base.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 // Throws InputError("--assume …: what is wrong") for an unknown key or value.
 void apply_assumptions(Json& report, const std::vector<std::string>& assumptions,
@@ -26,4 +26,4 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
 // The accepted keys, for --help and error messages.
 const std::vector<std::string>& assumption_keys();
 
-}  // namespace cudiag
+}  // namespace cudiag::report

@@ -10,7 +10,7 @@
 #include "core/version.h"
 #include "report/assumed_fact.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 namespace {
 
@@ -496,4 +496,4 @@ bool apply_layer_assumption(Json& report, const std::string& key, const std::str
   return true;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::report

@@ -12,7 +12,7 @@
 #include "core/json.h"
 #include "kb/knowledge_base.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 // Applies KEY=VALUE when KEY is one of this file's keys and returns true;
 // false for a key it does not know. Throws InputError for a bad value.
@@ -22,4 +22,4 @@ bool apply_layer_assumption(Json& report, const std::string& key, const std::str
 // This file's keys, for --help and the unknown-key message.
 const std::vector<std::string>& layer_assumption_keys();
 
-}  // namespace cudiag
+}  // namespace cudiag::report

@@ -11,7 +11,7 @@
 #include "core/json.h"
 #include "core/version.h"
 
-namespace cudiag::assume_support {
+namespace cudiag::report::assume_support {
 
 inline Json assumed(Json value, const std::string& key) {
   Json f = Json::object();
@@ -37,4 +37,4 @@ inline Version assumed_version(const std::string& key, const std::string& value)
   return *v;
 }
 
-}  // namespace cudiag::assume_support
+}  // namespace cudiag::report::assume_support

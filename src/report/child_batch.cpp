@@ -5,9 +5,9 @@
 #include "child/child_probe.h"
 #include "machine/text_util.h"
 
-namespace cudiag {
+namespace cudiag::probes {
 
-std::size_t probes::ChildBatch::add(const std::string& kind, std::vector<std::string> args) {
+std::size_t ChildBatch::add(const std::string& kind, std::vector<std::string> args) {
   ChildSpec spec;
   spec.argv = {self_exe_, child::kChildProbeArg, kind};
   std::string label = kind;
@@ -30,7 +30,7 @@ std::size_t probes::ChildBatch::add(const std::string& kind, std::vector<std::st
   return specs_.size() - 1;
 }
 
-void probes::ChildBatch::wait() {
+void ChildBatch::wait() {
   auto ran = group_.wait();
   results_.clear();
   elapsed_.clear();
@@ -67,7 +67,7 @@ void probes::ChildBatch::wait() {
   }
 }
 
-Json probes::ChildBatch::timings() const {
+Json ChildBatch::timings() const {
   Json t = Json::array();
   for (std::size_t i = 0; i < labels_.size() && i < elapsed_.size(); ++i) {
     Json e = Json::object();
@@ -79,4 +79,4 @@ Json probes::ChildBatch::timings() const {
   return t;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::probes

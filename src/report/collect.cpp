@@ -12,7 +12,7 @@
 #include "probes/layer_probe.h"
 #include "probes/probe_registry.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 namespace {
 
@@ -118,4 +118,4 @@ Json collect_report(const machine::Machine& machine) {
   return report;
 }
 
-}  // namespace cudiag
+}  // namespace cudiag::report

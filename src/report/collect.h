@@ -8,7 +8,7 @@
 #include "core/json.h"
 #include "machine/machine.h"
 
-namespace cudiag {
+namespace cudiag::report {
 
 inline constexpr const char* kReportSchema = "cudiag.report/1";
 
@@ -19,4 +19,4 @@ Json collect_report(const machine::Machine& machine);
 // The report skeleton every producer shares: schema, tool, collected_at.
 Json new_report();
 
-}  // namespace cudiag
+}  // namespace cudiag::report

@@ -60,15 +60,15 @@ inline Answer answer(const std::string& text, bool pasted) {
   for (const auto& e : found) a.text += text_of(e);
   if (!found.empty()) a.layer = found.front().layer;
   if (!pasted) return a;
-  Json report = new_report();
+  Json report = report::new_report();
   report["collected"] = false;
   auto facts = read_pasted_facts(text);
-  apply_stated_facts(report, {}, facts, kb);
+  cli::apply_stated_facts(report, {}, facts, kb);
   rules::attach_diagnosis(report, rules::diagnose(report, kb));
   add_machine_lines(found, report, kb);
   for (const auto& e : found)
     for (const auto& m : e.machine) a.text += m + "\n";
-  auto findings = stated_findings(report, found, kb);
+  auto findings = cli::stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
   // The answer the command prints first (explain/verdict.h).
   a.layer = decide(found, findings).layer;

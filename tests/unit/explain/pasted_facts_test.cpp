@@ -95,18 +95,18 @@ TEST(PastedFactsTest, PlainProseGivesNoFacts) {
 // The pasted facts go through --assume and the rules exactly as stated facts do.
 TEST(StatedFactsTest, PastedFactsAreDiagnosedAndLabelledWithTheirLine) {
   const auto& kb = kb::KnowledgeBase::builtin();
-  Json report = new_report();
+  Json report = report::new_report();
   auto facts = read_pasted_facts(
       "NVIDIA-SMI 470.86       Driver Version: 470.86       CUDA Version: 11.4\n"
       "torch==2.1.0+cu121\n");
-  auto stated = apply_stated_facts(report, {}, facts, kb);
+  auto stated = cli::apply_stated_facts(report, {}, facts, kb);
   EXPECT_EQ(stated.applied.size(), 2u);
   EXPECT_NE(model::fact_at(report, "kernel_driver.version")
                 .value("source", "")
                 .find("from the pasted text, line 1"),
             std::string::npos);
   rules::attach_diagnosis(report, rules::diagnose(report, kb));
-  auto findings = stated_findings(report, {}, kb);
+  auto findings = cli::stated_findings(report, {}, kb);
   ASSERT_FALSE(findings.empty());
   EXPECT_EQ(findings[0]["id"], "frameworks.cuda_build_needs_newer_driver");
   EXPECT_EQ(findings[0]["severity"], "error");
@@ -114,13 +114,13 @@ TEST(StatedFactsTest, PastedFactsAreDiagnosedAndLabelledWithTheirLine) {
 
 TEST(StatedFactsTest, AssumeWinsOverThePasteAndBadPastedValuesAreSkipped) {
   const auto& kb = kb::KnowledgeBase::builtin();
-  Json report = new_report();
+  Json report = report::new_report();
   auto facts = read_pasted_facts("Driver Version: 470.86\nProduct Name : NVIDIA Frobnicator 9000\n");
-  auto stated = apply_stated_facts(report, {"driver=550.54.15"}, facts, kb);
+  auto stated = cli::apply_stated_facts(report, {"driver=550.54.15"}, facts, kb);
   EXPECT_EQ(rules::string_at(report, "kernel_driver.version").value_or(""), "550.54.15");
   ASSERT_EQ(stated.skipped.size(), 1u);
   EXPECT_NE(stated.skipped[0].find("Frobnicator"), std::string::npos);
-  EXPECT_THROW(apply_stated_facts(report, {"nonsense=1"}, {}, kb), InputError);
+  EXPECT_THROW(cli::apply_stated_facts(report, {"nonsense=1"}, {}, kb), InputError);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/fact.h"
 #include "kb/knowledge_base.h"
 #include "machine/library_search.h"
+#include "machine/machine.h"
 #include "probes/frameworks/frameworks_probe.h"
 #include "rules/engine.h"
 
@@ -42,10 +43,9 @@ class FrameworksMachine : public ::testing::Test {
   }
 
   static Json probe(std::map<std::string, std::string> vars, const std::vector<std::string>& pythons = {}) {
-    FsRoot root(root_->string());
-    auto env = machine::Environment::from_map(std::move(vars));
-    machine::LibrarySearch search(root, env);
-    probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
+    machine::Machine machine{FsRoot(root_->string()), machine::Environment::from_map(std::move(vars)), {}};
+    machine::LibrarySearch search(machine.root, machine.env);
+    probes::ProbeContext ctx{machine, search, ""};
     return probes::probe_frameworks(ctx, pythons);
   }
 
@@ -164,10 +164,9 @@ TEST_F(FrameworksMachine, ArchitecturesAreRememberedPerFileIdentity) {
   if (!fs::exists(elf("libtorch_cuda.so"))) GTEST_SKIP() << "nvcc was not found at build time";
   auto cache_dir = *root_ / "answer-cache";
   auto probe_with = [&](AnswerCache& answers) {
-    FsRoot root(root_->string());
-    auto env = machine::Environment::from_map(user_env());
-    machine::LibrarySearch search(root, env);
-    probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), "", &answers};
+    machine::Machine machine{FsRoot(root_->string()), machine::Environment::from_map(user_env()), {}};
+    machine::LibrarySearch search(machine.root, machine.env);
+    probes::ProbeContext ctx{machine, search, "", &answers};
     auto layer = probes::probe_frameworks(ctx, {});
     answers.save();
     return (*framework(*env_at(layer, "/home/u/venv"), "torch"))["binaries"];

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "machine/library_search.h"
+#include "machine/machine.h"
 #include "probes/frameworks/framework_loader.h"
 #include "probes/frameworks/frameworks_probe.h"
 
@@ -27,10 +28,9 @@ namespace fs = std::filesystem;
 constexpr const char* kWheels = "nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-runtime==13.0.96";
 
 Json probe_real(std::map<std::string, std::string> vars, const std::vector<std::string>& pythons) {
-  FsRoot root("/");
-  auto env = machine::Environment::from_map(std::move(vars));
-  machine::LibrarySearch search(root, env);
-  probes::ProbeContext ctx{root, env, search, std::chrono::milliseconds(10000), ""};
+  machine::Machine machine{FsRoot("/"), machine::Environment::from_map(std::move(vars)), {}};
+  machine::LibrarySearch search(machine.root, machine.env);
+  probes::ProbeContext ctx{machine, search, ""};
   return probes::probe_frameworks(ctx, pythons);
 }
 

@@ -18,8 +18,8 @@ namespace cudiag {
 namespace {
 
 std::vector<rules::Finding> findings_for(const std::vector<std::string>& assumptions) {
-  Json report = new_report();
-  apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
+  Json report = report::new_report();
+  report::apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
   return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
 }
 
@@ -110,14 +110,14 @@ TEST(AssumeLayersTest, ImageForwardCompatPackage) {
 }
 
 TEST(AssumeLayersTest, UnknownKeysAndBadValuesAreUsageErrors) {
-  Json report = new_report();
+  Json report = report::new_report();
   const auto& kb = kb::KnowledgeBase::builtin();
-  EXPECT_THROW(apply_assumptions(report, {"torchh=2.1.0"}, kb), InputError);
-  EXPECT_THROW(apply_assumptions(report, {"torch=latest"}, kb), InputError);
-  EXPECT_THROW(apply_assumptions(report, {"kernel_module=maybe"}, kb), InputError);
-  EXPECT_THROW(apply_assumptions(report, {"device_nodes=broken"}, kb), InputError);
-  EXPECT_THROW(apply_assumptions(report, {"wsl=perhaps"}, kb), InputError);
-  EXPECT_THROW(apply_assumptions(report, {"libcuda=somewhere"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"torchh=2.1.0"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"torch=latest"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"kernel_module=maybe"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"device_nodes=broken"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"wsl=perhaps"}, kb), InputError);
+  EXPECT_THROW(report::apply_assumptions(report, {"libcuda=somewhere"}, kb), InputError);
 }
 
 // Issue 12 §5: a driver older than the knowledge base's oldest branch stays unknown, and the table reaches

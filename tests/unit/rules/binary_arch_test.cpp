@@ -41,7 +41,7 @@ Json file_json(const std::string& path, const std::vector<std::string>& sass,
 }
 
 Json report_with(const std::vector<Lib>& libs, const std::vector<std::string>& assume) {
-  Json report = new_report();
+  Json report = report::new_report();
   Json list = Json::array();
   for (std::size_t i = 0; i < libs.size(); ++i) {
     const Lib& l = libs[i];
@@ -54,7 +54,7 @@ Json report_with(const std::vector<Lib>& libs, const std::vector<std::string>& a
     list.push_back(j);
   }
   report["binaries"] = {{"libraries", list}};
-  apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
+  report::apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
   return report;
 }
 
@@ -69,8 +69,8 @@ std::vector<rules::Finding> binary_arch_findings(const Json& report) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(BinaryArchRules, NoBinariesKeyMeansNoFinding) {
-  Json report = new_report();
-  apply_assumptions(report, {"gpu=sm_120", "driver=570.86.10"}, kb::KnowledgeBase::builtin());
+  Json report = report::new_report();
+  report::apply_assumptions(report, {"gpu=sm_120", "driver=570.86.10"}, kb::KnowledgeBase::builtin());
   EXPECT_TRUE(binary_arch_findings(report).empty());
 }
 

@@ -18,7 +18,7 @@ namespace cudiag {
 namespace {
 
 std::vector<rules::Finding> findings_of(const Json& patch) {
-  Json report = new_report();
+  Json report = report::new_report();
   report.merge_patch(patch);
   return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
 }
@@ -119,7 +119,7 @@ TEST(RuleCases, KernelTestFailedWithoutAFailedStep) {
 }
 
 TEST(RuleCases, KernelTestNotRunIsInfoAndTheLayerUnknown) {
-  Json report = new_report();
+  Json report = report::new_report();
   report["kernel_test"] = {{"status", "not run"}, {"reason", "a machine read with --root is not this one"}};
   auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
   const rules::Finding* f = find(d.findings, "kernel_test.not_run");

@@ -335,11 +335,11 @@ TEST(RuleTable, ScenarioFindingsMatchTheirDeclaration) {
   for (const auto& e : fs::directory_iterator(fs::path(CUDIAG_TEST_DIR) / "scenarios")) {
     if (e.path().extension() != ".json") continue;
     Json scenario = Json::parse(read_text(e.path()));
-    Json report = new_report();
+    Json report = report::new_report();
     if (scenario.contains("report")) report.merge_patch(scenario["report"]);
     std::vector<std::string> assume;
     if (scenario.contains("assume")) assume = scenario["assume"].get<std::vector<std::string>>();
-    apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
+    report::apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
     for (const auto& f : rules::diagnose(report, kb::KnowledgeBase::builtin()).findings) {
       ++checked;
       const rules::RuleSpec* s = rules::rule_spec(f.id);

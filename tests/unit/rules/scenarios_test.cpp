@@ -47,11 +47,11 @@ TEST_P(ScenarioTest, FindingsMatch) {
   ASSERT_TRUE(scenario.contains("source"))
       << "every scenario names the public report or document it comes from";
   ASSERT_TRUE(scenario["source"].get<std::string>().starts_with("http")) << scenario["source"];
-  Json report = new_report();
+  Json report = report::new_report();
   if (scenario.contains("report")) report.merge_patch(scenario["report"]);
   std::vector<std::string> assume;
   if (scenario.contains("assume")) assume = scenario["assume"].get<std::vector<std::string>>();
-  apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
+  report::apply_assumptions(report, assume, kb::KnowledgeBase::builtin());
   auto d = rules::diagnose(report, kb::KnowledgeBase::builtin());
 
   std::ostringstream got;

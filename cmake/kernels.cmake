@@ -52,7 +52,7 @@ foreach(table IN ITEMS ptx sass)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/embedded_kernels_${table}.cpp)
   add_custom_command(
     OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=embedded_kernels_${table} "-DINPUTS=${inputs}" -DBASE=${base}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=embedded_kernels_${table} -DNAMESPACE=cudiag::kernel_test "-DINPUTS=${inputs}" -DBASE=${base}
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     DEPENDS ${inputs} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     COMMENT "Embedding the ${table} test kernels"

@@ -18,9 +18,6 @@ from pathlib import Path
 # (file, namespace): why that file defines something in another folder's
 # namespace. The test fails once the entry is not needed, so the list cannot go stale.
 EXCEPTIONS = {
-    ("src/kernel_test/kernel_spec.cpp", "cudiag"):
-        "declares the tables cmake/kernels.cmake generates (embedded_kernels_ptx/sass); the generator "
-        "writes every embedded table into cudiag::, as for the core's embedded data",
     ("src/report/child_batch.cpp", "cudiag::probes"):
         "implements probes::ChildBatch: the probes plan their children through it (probes/child_batch.h) "
         "without depending on child/, while its implementation speaks child/'s protocol, which report/ may "

@@ -294,9 +294,18 @@ void check_container(const Context& c) {
 
 void check_environment(const Context& c) {
   if (!rules::env_collected(c.report)) return;
+  // Stated facts alone (--assume, a pasted issue: "collected": false) know the variables they name,
+  // not that the others are unset.
+  const Json* collected =
+      c.report.is_object() && c.report.contains("collected") ? &c.report["collected"] : nullptr;
+  bool read_here = !(collected && collected->is_boolean() && !collected->get<bool>());
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"}) {
     auto v = rules::env(c.report, name);
-    c.out.push_back(v ? fmt::format("{}={}", name, *v) : fmt::format("{} is not set here.", name));
+    if (v) {
+      c.out.push_back(fmt::format("{}={}", name, *v));
+    } else if (read_here) {
+      c.out.push_back(fmt::format("{} is not set here.", name));
+    }
   }
 }
 

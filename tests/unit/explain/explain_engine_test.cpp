@@ -367,4 +367,21 @@ TEST(ExplainEngineTest, AWindowsDllNamesItsCudaRelease) {
       << joined(found[0].notes);
 }
 
+TEST(ExplainMachineTest, StatedFactsDoNotClaimAVariableTheyDoNotNameIsUnset) {
+  auto found = explain_text("Call to cuInit results in CUDA_ERROR_NO_DEVICE", builtin());
+  ASSERT_FALSE(found.empty());
+  Json stated = Json::object();
+  stated["collected"] = false;
+  stated["host"]["environment"]["CUDA_VISIBLE_DEVICES"] = {{"value", "-1"}, {"source", "assume:env"}};
+  add_machine_lines(found, stated, builtin());
+  EXPECT_TRUE(has_line(found[0].machine, "CUDA_VISIBLE_DEVICES=-1")) << joined(found[0].machine);
+  EXPECT_FALSE(has_line(found[0].machine, "LD_LIBRARY_PATH is not set")) << joined(found[0].machine);
+  // A collected report's environment is the whole allowlisted environment: what it lacks is unset.
+  found = explain_text("Call to cuInit results in CUDA_ERROR_NO_DEVICE", builtin());
+  Json collected = stated;
+  collected["collected"] = true;
+  add_machine_lines(found, collected, builtin());
+  EXPECT_TRUE(has_line(found[0].machine, "LD_LIBRARY_PATH is not set here.")) << joined(found[0].machine);
+}
+
 }  // namespace cudiag::explain

@@ -59,18 +59,28 @@ struct Candidate {
   Explanation explanation;
 };
 
+// The library names of a match's soname captures ("cudart" for libcudart.so.11.0), read with the
+// captures of the signature whose regex made the match.
+std::vector<std::string> soname_bases(const Signature& matched, const RawMatch& m) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
+    if (m.matched[i] && matched.captures[i].kind == CaptureKind::kSoname)
+      out.push_back(soname_base(m.groups[i]));
+  }
+  return out;
+}
+
 // The signature's first context whose words the text has and whose libraries (if any) the match names.
-const ContextLayer* context_layer(const Signature& s, const RawMatch& m, std::string_view text_lower) {
+const ContextLayer* context_layer(const Signature& s, const std::vector<std::string>& libraries,
+                                  std::string_view text_lower) {
   for (const auto& cl : s.context_layers) {
     bool in_text = std::any_of(cl.words.begin(), cl.words.end(), [&](const std::string& w) {
       return text_lower.find(w) != std::string_view::npos;
     });
     if (!in_text) continue;
     if (cl.libraries.empty()) return &cl;
-    for (std::size_t i = 0; i < s.captures.size() && i < m.groups.size(); ++i) {
-      if (!m.matched[i] || s.captures[i].kind != CaptureKind::kSoname) continue;
-      if (std::find(cl.libraries.begin(), cl.libraries.end(), soname_base(m.groups[i])) != cl.libraries.end())
-        return &cl;
+    for (const auto& lib : libraries) {
+      if (std::find(cl.libraries.begin(), cl.libraries.end(), lib) != cl.libraries.end()) return &cl;
     }
   }
   return nullptr;
@@ -87,6 +97,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
     if (m.matched[i]) resolve_capture(r, matched.captures[i], m.groups[i], line_lower, kb);
   }
   const Signature* explaining = &matched;
+  const auto libraries = soname_bases(matched, m);
   std::string key;
   std::string layer = matched.layer;
   if (matched.generic) {
@@ -106,13 +117,12 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
     for (const auto& ref : matched.errors) {
       if (const auto* e = kb.error(ref.api, ref.code)) r.errors.push_back(from_kb(*e));
     }
-    for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
-      if (!m.matched[i] || matched.captures[i].kind != CaptureKind::kSoname) continue;
-      auto it = matched.layer_for_library.find(soname_base(m.groups[i]));
+    for (const auto& lib : libraries) {
+      auto it = matched.layer_for_library.find(lib);
       if (it != matched.layer_for_library.end()) layer = it->second;
     }
   }
-  const ContextLayer* context = context_layer(*explaining, m, text_lower);
+  const ContextLayer* context = context_layer(*explaining, libraries, text_lower);
   if (context) layer = context->layer;
   // Generic matches resolved to a specific signature keep their own notes
   // (what the number or name is) but the specific text explains.

@@ -32,8 +32,14 @@ const RegisterRuleTable kRuleTable{
          "Install the CUDA {built} runtime (and cuDNN {cudnn}) that {framework} was built with beside the other one, or install a TensorFlow release built for CUDA {have_major} (TensorFlow's tested build configurations: https://www.tensorflow.org/install/source#gpu)"},
 };
 
-// The soname a CUDA release's runtime has: the minor counts up to 10.x.
-std::string cudart_soname(const Version& cuda) {
+// The soname a CUDA release's runtime has: the knowledge base's library_sonames
+// (libcudart.so.11.0 for every 11.x, libcudart.so.12 ...); releases older than
+// that table carried the minor (libcudart.so.10.1).
+std::string cudart_soname(const kb::KnowledgeBase& kb, const Version& cuda) {
+  for (const auto& l : kb.libraries()) {
+    if (l.library == "cudart" && l.cuda_major == cuda.major() && !l.linux_sonames.empty())
+      return l.linux_sonames.front();
+  }
   if (cuda.major() <= 10) return fmt::format("libcudart.so.{}.{}", cuda.major(), cuda.minor());
   return fmt::format("libcudart.so.{}", cuda.major());
 }
@@ -58,13 +64,13 @@ void tensorflow_runtime(const Json& report, const kb::KnowledgeBase& kb, std::ve
     if (r.fw->value("name", "") != "tensorflow" || has_runtime_wheel(*r.env)) continue;
     auto b = build_cuda(report, r);
     if (!b.version) continue;
-    auto need = cudart_soname(*b.version);
+    auto need = cudart_soname(kb, *b.version);
     bool found = false;
     std::string have;
     for (const auto* k : known) {
-      if (cudart_soname(*k->version) == need) found = true;
-      have += (have.empty() ? "" : ", ") +
-              fmt::format("CUDA {} ({})", k->version->text(), cudart_soname(*k->version));
+      auto soname = cudart_soname(kb, *k->version);
+      if (soname == need) found = true;
+      have += (have.empty() ? "" : ", ") + fmt::format("CUDA {} ({})", k->version->text(), soname);
     }
     if (found) continue;
     const Json* row = matrix_row(kb, "tensorflow", version_text(*r.fw), std::nullopt);

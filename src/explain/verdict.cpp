@@ -6,8 +6,11 @@
 namespace cudiag::explain {
 
 int layer_rank(const std::string& layer) {
-  // The report's layer order (model/layers.h) with the container, which runs
-  // on the host and decides what the layers below it see, right after it.
+  // The report's layers with the container, which runs on the host and decides
+  // what the layers below it see, right after the host. One difference from
+  // model::layer_order() stays on purpose until the corpora say otherwise:
+  // binaries ranks after cuda_runtime here (as explain's corpora were first
+  // scored), after frameworks there. Unknown layers rank last.
   static constexpr std::array<std::string_view, 9> kOrder = {"host",     "container",  "kernel_driver",
                                                              "nvml",     "driver_api", "cuda_runtime",
                                                              "binaries", "libraries",  "frameworks"};

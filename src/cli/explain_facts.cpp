@@ -62,13 +62,16 @@ Json stated_findings(const Json& report, const std::vector<explain::Explanation>
     auto severity = f.value("severity", "");
     if (severity != "error" && severity != "warning") continue;
     Json x = f;
-    if (severity == "warning") {
+    // A finding the message is an instance of: a warning becomes an error, and either
+    // answers before the message (explain/verdict.h).
+    {
       for (const auto& e : explanations) {
         auto sig = std::find_if(sigs.begin(), sigs.end(),
                                 [&](const explain::Signature& sg) { return sg.id == e.id; });
         if (sig == sigs.end()) continue;
         if (std::find(sig->confirms.begin(), sig->confirms.end(), f.value("id", "")) == sig->confirms.end())
           continue;
+        if (severity == "warning") x["raised_by"] = e.id;
         x["severity"] = "error";
         x["confirmed_by"] = e.id;
         break;

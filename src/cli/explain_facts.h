@@ -23,9 +23,10 @@ struct StatedFacts {
 StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& assumptions,
                                const std::vector<explain::PastedFact>& facts, const kb::KnowledgeBase& kb);
 
-// The diagnosis's error and warning findings, a warning raised to an error
-// when a recognised message shows the failure it predicts (a signature's
-// "confirms" list); the raised ones carry "confirmed_by".
+// The diagnosis's error and warning findings. A finding that a recognised
+// message is an instance of (the signature's "confirms" list) carries
+// "confirmed_by"; a warning among them is raised to an error and also carries
+// "raised_by".
 Json stated_findings(const Json& report, const std::vector<explain::Explanation>& explanations,
                      const kb::KnowledgeBase& kb);
 

@@ -47,6 +47,9 @@ struct Explanation {
   std::vector<std::size_t> lines;  // 1-based lines of the input where it appears
   std::size_t occurrences = 0;
   std::vector<std::string> machine;  // lines about this machine (empty without a report)
+  // What to change, computed from the machine's facts (this GPU's sm_XY, the driver this
+  // runtime needs); when set, the verdict's fix instead of the most likely cause's prose.
+  std::string machine_fix;
   std::vector<kb::Source> sources;
   kb::Confidence confidence = kb::Confidence::kConfirmed;
 };

@@ -12,7 +12,9 @@
 #include "core/fact.h"
 #include "explain/explain.h"
 #include "rules/finding.h"
+#include "rules/framework_support.h"
 #include "rules/rule_support.h"
+#include "rules/torch_variants.h"
 
 namespace cudiag::explain {
 
@@ -46,6 +48,7 @@ struct Context {
   const Signature& sig;
   const Explanation& e;
   std::vector<std::string>& out;
+  std::string& fix;  // the explanation's machine_fix
 };
 
 // The values of the explanation's captures of one kind.
@@ -119,6 +122,10 @@ void check_driver(const Context& c) {
       c.out.push_back(
           fmt::format("This message needs a driver that supports CUDA {}; yours supports {} -> {}.",
                       need->text(), cuda, driver_needed(c.kb, *need)));
+      if (c.fix.empty())
+        c.fix = fmt::format("The driver {} supports CUDA up to {}; this needs CUDA {}: {}.",
+                            d.version ? d.version->text() : "here", cuda, need->text(),
+                            driver_needed(c.kb, *need));
     }
   }
   for (const auto& name : c.sig.captures) {
@@ -197,6 +204,46 @@ void check_gpus(const Context& c) {
              : "compute "
                "capability unknown";
     c.out.push_back(fmt::format("GPU {}: {}.", g.label, cc));
+  }
+}
+
+// A program or library built without this GPU's kernels: name the architecture to build for.
+void check_build_for_gpu(const Context& c) {
+  auto gpus = rules::gpus(c.report, c.kb);
+  if (gpus.empty() || !gpus.front().cc || !c.fix.empty()) return;
+  const auto& first = gpus.front();
+  auto sm = first.cc->major() * 10 + first.cc->minor();
+  c.fix = fmt::format(
+      "Build for this GPU's architecture: {} is compute capability {} (sm_{}): -gencode "
+      "arch=compute_{},code=sm_{}, CMAKE_CUDA_ARCHITECTURES={}, TORCH_CUDA_ARCH_LIST=\"{}\" for PyTorch "
+      "extensions; or install a prebuilt package whose architecture list includes sm_{} (cudiag inspect "
+      "FILE lists a binary's).",
+      first.label, first.cc->text(), sm, sm, sm, sm, first.cc->text(), sm);
+}
+
+// A torch whose wheel's architecture list is known, on a GPU that is not: name the newest
+// architecture it carries and the wheel of the same release that carries the most.
+void check_torch_build(const Context& c) {
+  if (!rules::gpus(c.report, c.kb).empty()) return;  // a known GPU: the frameworks rules decide
+  for (const auto& r : rules::frameworks_in(c.report)) {
+    if (r.fw->value("name", "") != "torch") continue;
+    const Json& archs = rules::fw_value(c.report, r, "build.cuda_compute_capabilities");
+    auto version = Version::parse(rules::version_text(*r.fw));
+    if (!archs.is_array() || archs.empty() || !version) continue;
+    std::string listing;
+    for (const auto& a : archs) listing += (listing.empty() ? "" : " ") + a.get<std::string>();
+    const Json& cuda = rules::fw_value(c.report, r, "build.cuda");
+    std::string build = cuda.is_string()
+                            ? fmt::format("{} (CUDA {})", version->text(), cuda.get<std::string>())
+                            : version->text();
+    c.out.push_back(fmt::format("torch {}'s wheel carries {} only.", build, listing));
+    auto wider = rules::torch_widest_wheel(c.kb, *version, cuda.is_string() ? cuda.get<std::string>() : "");
+    if (wider && c.fix.empty())
+      c.fix = fmt::format(
+          "torch {} carries {} only: a GPU of a newer architecture has no kernels in it. Install the variant "
+          "that carries the newest: {}.",
+          build, listing, *wider);
+    return;
   }
 }
 
@@ -385,11 +432,13 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
     auto explaining =
         std::find_if(sigs.begin(), sigs.end(), [&](const Signature& s) { return s.id == e.id; });
     if (matched == sigs.end() || explaining == sigs.end()) continue;
-    Context c{report, kb, *matched, e, e.machine};
+    Context c{report, kb, *matched, e, e.machine, e.machine_fix};
     static const std::map<std::string, std::function<void(const Context&)>> checks = {
         {"driver", check_driver},
         {"runtimes", check_runtimes},
         {"gpus", check_gpus},
+        {"build_for_gpu", check_build_for_gpu},
+        {"torch_build", check_torch_build},
         {"devices", check_devices},
         {"kernel_vs_user", check_kernel_vs_user},
         {"forward_compat", check_forward_compat},

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <regex>
 
+#include "explain/pasted_prose.h"
+
 namespace cudiag::explain {
 
 namespace {
@@ -41,6 +43,7 @@ const std::regex& re(const char* pattern) {
 
 struct Reader {
   std::vector<PastedFact> facts;
+  std::vector<PastedFact> prose;  // weaker: kept only for keys no dump line states
   std::size_t line = 0;
 
   void add(std::string key, std::string value, const char* what) {
@@ -333,6 +336,25 @@ void read_loader_and_kernel(Reader& r, const std::string& s, const std::string& 
   if (std::regex_search(l, re(R"(^nouveau\s+\d{4,}\s+\d+)"))) r.add("nouveau", "loaded", "lsmod");
 }
 
+// What the reporter wrote in words counts where no pasted output states the key: a GPU named in
+// prose when no tool listed one, an OS when no os-release or collect_env did. Under WSL, a
+// Windows named in prose is the host, not where the program runs.
+void add_prose_facts(Reader& r) {
+  auto stated = [&](const std::string& key) {
+    return std::any_of(r.facts.begin(), r.facts.end(), [&](const PastedFact& f) { return f.key == key; });
+  };
+  bool wsl = stated("wsl") ||
+             std::any_of(r.prose.begin(), r.prose.end(), [](const PastedFact& f) { return f.key == "wsl"; });
+  std::vector<std::string> strong;
+  for (const auto& f : r.facts) strong.push_back(f.key);
+  for (auto& f : r.prose) {
+    if (std::find(strong.begin(), strong.end(), f.key) != strong.end()) continue;
+    if (f.key == "os" && f.value == "windows" && wsl) continue;
+    r.line = f.line;
+    r.add(f.key, f.value, f.what.c_str());
+  }
+}
+
 }  // namespace
 
 std::vector<PastedFact> read_pasted_facts(std::string_view text) {
@@ -356,10 +378,12 @@ std::vector<PastedFact> read_pasted_facts(std::string_view text) {
       read_containers(r, l);
       read_host(r, line, l);
       read_loader_and_kernel(r, line, l);
+      for (auto& p : read_prose_line(line, l)) r.prose.push_back({p.key, p.value, r.line, p.what});
     }
     if (end == text.size()) break;
     start = end + 1;
   }
+  add_prose_facts(r);
   // "CUDA used to build PyTorch: 12.1" completes a bare "PyTorch version: 2.1.0".
   auto cuda =
       std::find_if(r.facts.begin(), r.facts.end(), [](const PastedFact& f) { return f.key == "torch_cuda"; });

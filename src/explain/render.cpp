@@ -80,10 +80,13 @@ std::string stated_text(const ExplainResult& r) {
             : "";
     out += wrap(head, f.value("message", "") + follows, 6);
     if (f.contains("confirmed_by"))
-      out += wrap("      ",
-                  fmt::format("An error, not a warning: the message ({}) shows it happened.",
-                              f["confirmed_by"].get<std::string>()),
-                  6);
+      out +=
+          wrap("      ",
+               fmt::format(fmt::runtime(f.contains("raised_by")
+                                            ? "An error, not a warning: the message ({}) shows it happened."
+                                            : "The message ({}) is this failure."),
+                           f["confirmed_by"].get<std::string>()),
+               6);
     auto fix = f.value("remediation", "");
     if (!fix.empty()) out += wrap("      Fix: ", fix, 6);
   }

@@ -206,8 +206,8 @@ const std::vector<std::string>& explain_layers() {
 
 const std::vector<std::string>& machine_check_names() {
   static const std::vector<std::string> names = {
-      "driver",         "runtimes",  "gpus",        "devices", "kernel_vs_user",
-      "forward_compat", "container", "environment", "library", "driver_lib"};
+      "driver",    "runtimes",    "gpus",    "devices",    "kernel_vs_user", "forward_compat",
+      "container", "environment", "library", "driver_lib", "build_for_gpu",  "torch_build"};
   return names;
 }
 

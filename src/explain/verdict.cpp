@@ -28,7 +28,10 @@ Verdict from_message(const Explanation& e) {
   v.from = "message";
   v.id = e.id;
   v.summary = e.title;
-  if (!e.causes.empty()) v.fix = e.causes.front();
+  if (!e.machine_fix.empty())
+    v.fix = e.machine_fix;
+  else if (!e.causes.empty())
+    v.fix = e.causes.front();
   return v;
 }
 

@@ -66,7 +66,32 @@ struct Build {
   Json cuda_major = nullptr;  // 12
   Json cpu_only = nullptr;    // true / false / unknown
   std::string local_tag;
+  Json architectures = nullptr;  // ["sm_50", ..., "compute_120"]: the wheel's TORCH_CUDA_ARCH_LIST
 };
+
+// The knowledge base's architecture list of a torch release's wheel for one CUDA variant
+// ("5.0;6.0;...;12.0+PTX" -> sm_50 ... sm_120, compute_120); null when the matrix has none.
+Json torch_architectures(const kb::KnowledgeBase& kb, const Version& release, const Json& cuda) {
+  const Json* row = matrix_row(kb, "torch", release);
+  if (!cuda.is_string() || !row || !row->contains("arch_lists")) return nullptr;
+  const Json& lists = (*row)["arch_lists"];
+  if (!lists.contains(cuda.get<std::string>())) return nullptr;
+  Json out = Json::array();
+  std::string list = lists[cuda.get<std::string>()].get<std::string>();
+  std::size_t start = 0;
+  while (start < list.size()) {
+    auto end = list.find(';', start);
+    std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool ptx = item.ends_with("+PTX");
+    if (ptx) item.resize(item.size() - 4);
+    item.erase(std::remove(item.begin(), item.end(), '.'), item.end());
+    out.push_back("sm_" + item);
+    if (ptx) out.push_back("compute_" + item);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
 
 void set_cuda(Build& b, const std::string& cuda) {
   b.cuda = cuda;
@@ -107,6 +132,7 @@ std::optional<Build> framework_build(const std::string& key_in, const Version& v
       if (row && row->contains("pypi_default") && (*row)["pypi_default"].contains("cuda"))
         set_cuda(b, (*row)["pypi_default"]["cuda"].get<std::string>());
     }
+    b.architectures = torch_architectures(kb, v, b.cuda);
     return b;
   }
   if (key == "tensorflow" || key == "tensorflow-gpu" || key == "tf" || key == "tensorflow-cpu") {
@@ -194,6 +220,7 @@ bool assume_framework(Json& report, const std::string& key, const std::string& v
   build["cuda_major"] = assumed(b->cuda_major, key);
   build["cpu_only"] = assumed(b->cpu_only, key);
   if (!b->local_tag.empty()) build["local_tag"] = assumed(b->local_tag, key);
+  if (!b->architectures.is_null()) build["cuda_compute_capabilities"] = assumed(b->architectures, key);
   fw["build"] = std::move(build);
   Json& fws = array_at(assumed_environment(report), "frameworks");
   for (auto& existing : fws) {

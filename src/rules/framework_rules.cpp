@@ -18,6 +18,7 @@
 #include "rules/framework_support.h"
 #include "rules/rule_support.h"
 #include "rules/rule_table.h"
+#include "rules/torch_variants.h"
 
 namespace cudiag::rules {
 
@@ -66,8 +67,7 @@ const RegisterRuleTable kRuleTable{
      .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
      .message =
          "{framework} cannot run kernels on {gpu}: {reason}; CUDA calls fail with 'no kernel image is available for execution on the device'",
-     .remediation =
-         "Install a build that includes this architecture (or its PTX), or a driver new enough to JIT the PTX it carries"},
+     .remediation = "Install a build that includes this architecture: {install}"},
     {.id = "frameworks.gpu_older_than_build",
      .layer = "frameworks",
      .severity = "error",
@@ -278,6 +278,15 @@ std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
   return std::nullopt;
 }
 
+// The build to install for a GPU: the torch wheel the knowledge base names, else the general advice.
+std::string install_for(const kb::KnowledgeBase& kb, const FwRef& r, const Version& cc) {
+  auto version = Version::parse(version_text(*r.fw));
+  if (r.fw->value("name", "") == "torch" && version) {
+    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc)) return *wheel;
+  }
+  return "a newer CUDA variant of the framework (or one that carries its PTX), or a driver new enough to JIT the PTX it carries";
+}
+
 void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto gs = gpus(report, kb);
   if (gs.empty()) return;
@@ -310,8 +319,10 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
               "This GPU is older than every architecture the build targets: install a build for an older CUDA variant that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from source with TORCH_CUDA_ARCH_LIST including it"}});
         f.independent = true;
       } else {
-        f = finding("frameworks.no_kernel_for_gpu",
-                    {{"framework", label(r)}, {"gpu", g.label}, {"reason", v.reason}});
+        f = finding("frameworks.no_kernel_for_gpu", {{"framework", label(r)},
+                                                     {"gpu", g.label},
+                                                     {"reason", v.reason},
+                                                     {"install", install_for(kb, r, *g.cc)}});
         f.independent = true;
       }
       f.evidence.push_back(evidence(t->fact, t->listing, "fatbin headers / build record of " + t->what));

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cli/explain_facts.h"
 #include "core/errors.h"
 #include "kb/knowledge_base.h"
@@ -121,6 +123,56 @@ TEST(StatedFactsTest, AssumeWinsOverThePasteAndBadPastedValuesAreSkipped) {
   ASSERT_EQ(stated.skipped.size(), 1u);
   EXPECT_NE(stated.skipped[0].find("Frobnicator"), std::string::npos);
   EXPECT_THROW(cli::apply_stated_facts(report, {"nonsense=1"}, {}, kb), InputError);
+}
+
+// What reporters write in words: a GPU, an OS, WSL, framework and driver versions.
+TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
+  auto facts = read_pasted_facts(
+      "I rebuild this project on Ubuntu 16.04 with GTX1080.\n"
+      "tensorflow==2.16 can't utilize the gpu. OS platform and distribution: win10\n"
+      "it listed my current PyTorch version as `1.12.0+cu102`\n"
+      "My CUDA version is 12.9.41 and my CUDA driver is 570.133.20.\n");
+  EXPECT_EQ(fact(facts, "gpu"), "GeForce GTX 1080");
+  EXPECT_EQ(fact(facts, "os"), "ubuntu16.04");  // the first OS named
+  EXPECT_EQ(fact(facts, "tensorflow"), "2.16");
+  EXPECT_EQ(fact(facts, "torch"), "1.12.0+cu102");
+  EXPECT_EQ(fact(facts, "driver"), "570.133.20");
+  EXPECT_EQ(fact(read_pasted_facts("two RTX 3090 Ti cards and a Tesla T4\n"), "gpu"), "GeForce RTX 3090 Ti");
+  EXPECT_EQ(fact(read_pasted_facts("runs on an A100 node\n"), "gpu"), "A100");
+  // Lower-case datacenter names, versions inside words and paths are not facts.
+  EXPECT_TRUE(read_pasted_facts("see a100.log and /opt/t4/x; profile 2.16 of stuff\n").empty());
+}
+
+TEST(PastedFactsTest, ADumpLineWinsOverProseAndWslIsNotNativeWindows) {
+  auto facts = read_pasted_facts(
+      "my GTX 1060 does not work\n"
+      "|   0  NVIDIA GeForce RTX 3090     Off  | 00000000:01:00.0  On |                  N/A |\n");
+  ASSERT_EQ(std::count_if(facts.begin(), facts.end(), [](const PastedFact& f) { return f.key == "gpu"; }), 1);
+  EXPECT_EQ(fact(facts, "gpu"), "GeForce RTX 3090");
+  auto wsl = read_pasted_facts("Windows 11\nrunning under WSL2 with Ubuntu 22.04\n");
+  EXPECT_EQ(fact(wsl, "wsl"), "2");
+  EXPECT_EQ(fact(wsl, "os"), "ubuntu22.04");
+}
+
+// A torch build's wheel architectures come from the knowledge base, so the frameworks rules can
+// say which wheel carries the GPU's architecture.
+TEST(StatedFactsTest, AStatedTorchBuildCarriesItsWheelsArchitectures) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  Json report = report::new_report();
+  cli::apply_stated_facts(report, {"torch=1.12.0+cu102", "gpu=RTX 3090"}, {}, kb);
+  rules::attach_diagnosis(report, rules::diagnose(report, kb));
+  auto findings = cli::stated_findings(report, {}, kb);
+  auto it = std::find_if(findings.begin(), findings.end(),
+                         [](const Json& f) { return f.value("id", "") == "frameworks.no_kernel_for_gpu"; });
+  ASSERT_NE(it, findings.end());
+  EXPECT_NE(it->value("message", "").find("only sm_37 sm_50 sm_60 sm_70"), std::string::npos);
+  EXPECT_NE(it->value("remediation", "").find("whl/cu116"), std::string::npos);
+  // A build whose list has the GPU: no finding.
+  Json fine = report::new_report();
+  cli::apply_stated_facts(fine, {"torch=1.12.0+cu116", "gpu=RTX 3090"}, {}, kb);
+  rules::attach_diagnosis(fine, rules::diagnose(fine, kb));
+  for (const auto& f : cli::stated_findings(fine, {}, kb))
+    EXPECT_NE(f.value("id", ""), "frameworks.no_kernel_for_gpu");
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+#include "explain/pasted_prose.h"
+
+#include <regex>
+
+namespace cudiag::explain {
+
+namespace {
+
+constexpr auto kIcase = std::regex::icase | std::regex::ECMAScript;
+
+bool has(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
+
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+constexpr const char* kNamedGpu = "a GPU named in the text";
+
+// "GTX1080", "rtx 3090 ti", "RTX A6000", "Titan Xp", "Tesla T4", "A100", "H100": the product names
+// people write. Datacenter names count only in capitals (a lone "a10" or "l4" in prose is more
+// often something else); the knowledge base's lookup (--assume gpu) resolves the name.
+void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact>& out) {
+  static const std::regex geforce(
+      R"((?:^|[^a-z0-9])(gtx|rtx)\s?-?(\d{3,4}|a\d{4})(?:\s?(ti|super))?(?![a-z0-9]))", kIcase);
+  static const std::regex titan(R"(\btitan\s?(rtx|xp|v|x)\b)", kIcase);
+  static const std::regex datacenter(
+      R"((?:^|[^A-Za-z0-9_.\-/])(K80|M40|M60|P100|P40|V100S?|T4|A100|A800|A30|A40|A10G|H100|H200|H800|GH200|B200|B300|GB200|L40S?|L4)(?![A-Za-z0-9_\-]))");
+  static const std::regex tesla(R"(\btesla\s+(k80|m40|m60|p100|p40|p4|v100s?|t4)\b)", kIcase);
+  std::smatch m;
+  if (has(l, "gtx") || has(l, "rtx")) {
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), geforce); it != std::sregex_iterator(); ++it) {
+      const auto& g = *it;
+      std::string model = upper(g[2]);
+      std::string suffix = !g[3].matched ? "" : (upper(g[3]) == "TI" ? " Ti" : " SUPER");
+      out.push_back({"gpu",
+                     model[0] == 'A' ? "RTX " + model : "GeForce " + upper(g[1]) + " " + model + suffix,
+                     kNamedGpu});
+    }
+  }
+  if (has(l, "titan") && std::regex_search(s, m, titan))
+    out.push_back({"gpu", "TITAN " + (upper(m[1]) == "XP" ? std::string("Xp") : upper(m[1])), kNamedGpu});
+  if (std::regex_search(s, m, datacenter))
+    out.push_back({"gpu", m[1], kNamedGpu});
+  else if (has(l, "tesla") && std::regex_search(s, m, tesla))
+    out.push_back({"gpu", upper(m[1]), kNamedGpu});
+}
+
+// "under WSL2", "Windows 10", "win11", "Ubuntu 22.04". A line that names WSL describes Linux under
+// WSL, not native Windows.
+void read_platform(const std::string& l, std::vector<ProseFact>& out) {
+  static const std::regex wsl(R"(\bwsl\s?-?2\b|\b(?:in|under|via|on|using|inside|from)\s+(?:the\s+)?wsl\b)",
+                              kIcase);
+  static const std::regex windows(
+      R"(\b(?:windows|win)\s?-?(?:7|8|8\.1|10|11|server)\b|\bon (?:native )?windows\b)", kIcase);
+  static const std::regex distro(
+      R"(\b(ubuntu|debian|centos|rhel|rocky|fedora|almalinux)\s?-?(\d+(?:\.\d+)?)\b)", kIcase);
+  std::smatch m;
+  bool names_wsl = has(l, "wsl");
+  if (names_wsl && std::regex_search(l, wsl)) out.push_back({"wsl", "2", "WSL named in the text"});
+  if (!names_wsl && has(l, "win") && std::regex_search(l, windows))
+    out.push_back({"os", "windows", "the OS named in the text"});
+  if (std::regex_search(l, m, distro))
+    out.push_back({"os", m[1].str() + m[2].str(), "the OS named in the text"});
+}
+
+// "tensorflow==2.16", "TF 2.9.1", "pytorch 1.13", "torch version: 2.0.1+cu117", "driver is 570.133.20".
+void read_versions(const std::string& l, std::vector<ProseFact>& out) {
+  static const std::regex tensorflow(
+      R"((?:^|[\s(,;:'"`])(?:tensorflow(?:-gpu)?|tf)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?)(?!\d|\.\d))",
+      kIcase);
+  static const std::regex torch(
+      R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu))?)(?!\d|\.\d))",
+      kIcase);
+  static const std::regex driver(
+      R"(\bdriver(?:\s+version)?\s*(?:is|:|=|of|version)?\s*(?:version\s*)?r?(\d{3}\.\d{2,3}(?:\.\d{1,3})?)(?!\d|\.\d))",
+      kIcase);
+  std::smatch m;
+  if ((has(l, "tensorflow") || has(l, "tf")) && std::regex_search(l, m, tensorflow))
+    out.push_back({"tensorflow", m[1], "a TensorFlow version in the text"});
+  if (has(l, "torch") && std::regex_search(l, m, torch))
+    out.push_back({"torch", m[1], "a PyTorch version in the text"});
+  if (has(l, "driver") && std::regex_search(l, m, driver))
+    out.push_back({"driver", m[1], "a driver version in the text"});
+}
+
+}  // namespace
+
+std::vector<ProseFact> read_prose_line(const std::string& line, const std::string& lowered) {
+  std::vector<ProseFact> out;
+  read_gpus(line, lowered, out);
+  read_platform(lowered, out);
+  read_versions(lowered, out);
+  return out;
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,140 @@
+#include "rules/torch_variants.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace cudiag::rules {
+
+namespace {
+
+struct Row {
+  Version release;
+  std::vector<std::string> variants;  // CUDA versions whose wheel runs on the GPU, in matrix order
+};
+
+// Whether an arch list ("5.0;6.0;...;12.0+PTX") runs on compute capability `cc`: SASS of the same
+// major and a minor not above it, or PTX of an architecture not above it.
+bool runs_on(const std::string& list, const Version& cc) {
+  std::size_t start = 0;
+  while (start < list.size()) {
+    auto end = list.find(';', start);
+    std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool ptx = item.ends_with("+PTX");
+    if (ptx) item.resize(item.size() - 4);
+    if (auto a = Version::parse(item)) {
+      if (a->major() == cc.major() && a->minor() <= cc.minor()) return true;
+      if (ptx && *a <= cc) return true;
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::vector<Row> rows_for(const kb::KnowledgeBase& kb, const Version& cc) {
+  std::vector<Row> rows;
+  const Json& table = kb.raw("framework_matrix");
+  if (!table.is_object() || !table.contains("entries")) return rows;
+  for (const auto& e : table["entries"]) {
+    if (e.value("framework", "") != "torch" || !e.contains("arch_lists") || !e["arch_lists"].is_object())
+      continue;
+    auto release = Version::parse(e.value("release", ""));
+    if (!release) continue;
+    Row row{*release, {}};
+    for (const auto& [cuda, list] : e["arch_lists"].items()) {
+      if (list.is_string() && runs_on(list.get<std::string>(), cc)) row.variants.push_back(cuda);
+    }
+    if (!row.variants.empty()) rows.push_back(std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.release < b.release; });
+  return rows;
+}
+
+std::string tag(const std::string& cuda) {
+  std::string digits;
+  for (char c : cuda) {
+    if (c != '.') digits += c;
+  }
+  return "cu" + digits;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out += (i == 0 ? "" : (i + 1 == v.size() ? " or " : ", ")) + v[i];
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& torch,
+                                               const Version& cc) {
+  auto rows = rows_for(kb, cc);
+  if (rows.empty()) return std::nullopt;
+  auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+    return r.release.major() == torch.major() && r.release.minor() == torch.minor();
+  });
+  // Otherwise the oldest newer release that has one (the smallest upgrade), else the newest older one.
+  bool same_release = same != rows.end();
+  const Row* pick = same_release ? &*same : nullptr;
+  for (const auto& r : rows) {
+    if (!pick && torch < r.release) pick = &r;
+  }
+  if (!pick) pick = &rows.back();
+  std::string pin = same_release ? torch.text() : pick->release.text() + ".*";
+  std::string sm = fmt::format("sm_{}{}", cc.major(), cc.minor());
+  std::string newest = pick->variants.back();
+  std::vector<std::string> cudas;
+  for (const auto& v : pick->variants) cudas.push_back("CUDA " + v);
+  return fmt::format(
+      "torch {} for {} carries {}: pip install torch=={} --index-url https://download.pytorch.org/whl/{} "
+      "(torchvision and torchaudio from the same index)",
+      pick->release.text(), joined(cudas), sm, pin, tag(newest));
+}
+
+std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,
+                                              const std::string& installed_cuda) {
+  const Json& table = kb.raw("framework_matrix");
+  if (!table.is_object() || !table.contains("entries")) return std::nullopt;
+  for (const auto& e : table["entries"]) {
+    auto release = Version::parse(e.value("release", ""));
+    if (e.value("framework", "") != "torch" || !release || release->major() != torch.major() ||
+        release->minor() != torch.minor() || !e.contains("arch_lists") || !e["arch_lists"].is_object())
+      continue;
+    std::string best_cuda;
+    std::optional<Version> best_low;
+    std::optional<Version> best_high;
+    for (const auto& [cuda, list] : e["arch_lists"].items()) {
+      if (!list.is_string()) continue;
+      std::optional<Version> low;
+      std::optional<Version> high;
+      std::string text = list.get<std::string>();
+      std::size_t start = 0;
+      while (start < text.size()) {
+        auto end = text.find(';', start);
+        auto v =
+            Version::parse(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (v && (!low || *v < *low)) low = v;
+        if (v && (!high || *high < *v)) high = v;
+        if (end == std::string::npos) break;
+        start = end + 1;
+      }
+      if (high && (!best_high || *best_high < *high || *best_high == *high)) {
+        best_cuda = cuda;
+        best_low = low;
+        best_high = high;
+      }
+    }
+    if (best_cuda.empty() || best_cuda == installed_cuda) return std::nullopt;
+    return fmt::format(
+        "torch {} for CUDA {} carries sm_{}{} to sm_{}{}: pip install torch=={} --index-url "
+        "https://download.pytorch.org/whl/{} (torchvision and torchaudio from the same index)",
+        release->text(), best_cuda, best_low->major(), best_low->minor(), best_high->major(),
+        best_high->minor(), torch.text(), tag(best_cuda));
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudiag::rules

@@ -1,0 +1,32 @@
+#pragma once
+// Which PyTorch wheels carry kernels for a GPU: the knowledge base's
+// framework_matrix lists each torch release's CUDA variants with the
+// architectures its Linux x86_64 wheel was compiled for (TORCH_CUDA_ARCH_LIST).
+// Used by the frameworks rules to name the wheel to install instead of "a
+// newer build". Pure: knowledge base in, text out.
+#include <optional>
+#include <string>
+
+#include "core/version.h"
+#include "kb/knowledge_base.h"
+
+namespace cudiag::rules {
+
+// "torch 1.12 for CUDA 11.3 or 11.6 carries sm_86: pip install torch==1.12.0 --index-url
+// https://download.pytorch.org/whl/cu116 (torchvision and torchaudio from the same index)"; the same
+// release's variants first, else the nearest release that has one. nullopt when the matrix knows
+// no wheel with this architecture.
+std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& torch,
+                                               const Version& cc);
+
+}  // namespace cudiag::rules
+
+namespace cudiag::rules {
+
+// For a GPU not known: the variant of the same torch release that carries the newest architecture,
+// "torch 1.12 for CUDA 11.6 carries sm_37 to sm_86: pip install torch==1.12.0 --index-url …/cu116";
+// nullopt when the matrix has no arch list for the release or that variant is `installed_cuda`.
+std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,
+                                              const std::string& installed_cuda);
+
+}  // namespace cudiag::rules

@@ -1,0 +1,79 @@
+// The fix a verdict gives when the stated facts pin it down: the GPU's own
+// sm_XY for a binary without its kernels, the torch wheel that carries more
+// architectures, and the layer a message means in a stated context (a
+// container, an out-of-memory on a GPU the reporter says is free).
+#include <gtest/gtest.h>
+
+#include "cli/explain_facts.h"
+#include "explain/explain.h"
+#include "explain/pasted_facts.h"
+#include "explain/verdict.h"
+#include "kb/knowledge_base.h"
+#include "report/collect.h"
+#include "rules/engine.h"
+
+namespace cudiag::explain {
+namespace {
+
+// What `cudiag explain --file - --no-collect` answers for `text`.
+Verdict answer(const std::string& text, const std::vector<std::string>& assumptions = {}) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  auto found = explain_text(text, kb);
+  Json report = report::new_report();
+  cli::apply_stated_facts(report, assumptions, read_pasted_facts(text), kb);
+  rules::attach_diagnosis(report, rules::diagnose(report, kb));
+  add_machine_lines(found, report, kb);
+  return decide(found, cli::stated_findings(report, found, kb));
+}
+
+TEST(MachineFixTest, AKnownGpuNamesTheArchitectureToBuildFor) {
+  auto v = answer("KinFu2 error: invalid device function\nI rebuild this project with GTX1080.\n");
+  EXPECT_EQ(v.layer, "binaries");
+  EXPECT_NE(v.fix.find("arch=compute_61,code=sm_61"), std::string::npos) << v.fix;
+  auto ggml = answer(
+      "ERROR: CUDA kernel mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was "
+      "compiled for: 520\n",
+      {"gpu=RTX 4090"});
+  EXPECT_EQ(ggml.id, "ggml-no-device-code-for-arch");
+  EXPECT_NE(ggml.fix.find("CMAKE_CUDA_ARCHITECTURES=89"), std::string::npos) << ggml.fix;
+  // Without a GPU the signature's own advice stands.
+  EXPECT_EQ(answer("RuntimeError: CUDA error: invalid device function\n").fix.rfind("Build for this GPU", 0),
+            std::string::npos);
+}
+
+TEST(MachineFixTest, ATorchBuildWithoutTheGpusArchitectureNamesTheWheel) {
+  // GPU unknown: the variant of the same release that carries the newest architecture.
+  auto v = answer(
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+      "torch.__version__ is 1.12.0+cu102\n");
+  EXPECT_EQ(v.layer, "binaries");
+  EXPECT_NE(v.fix.find("whl/cu116"), std::string::npos) << v.fix;
+  // GPU known: the frameworks rule, confirmed by the message, names the wheel that carries it.
+  auto known = answer("CUDA error: no kernel image is available for execution on the device\n",
+                      {"torch=2.5.1+cu124", "gpu=RTX 5090"});
+  EXPECT_EQ(known.id, "frameworks.no_kernel_for_gpu");
+  EXPECT_NE(known.fix.find("sm_120"), std::string::npos) << known.fix;
+  EXPECT_NE(known.fix.find("whl/cu12"), std::string::npos) << known.fix;
+}
+
+TEST(MachineFixTest, TheSameMessageMeansAnotherLayerInItsContext) {
+  EXPECT_EQ(answer("Found no NVIDIA driver on your system.\n").layer, "driver_api");
+  auto compose =
+      answer("docker compose --profile auto up\nRuntimeError: Found no NVIDIA driver on your system.\n");
+  EXPECT_EQ(compose.layer, "container");
+  EXPECT_NE(compose.fix.find("NVIDIA_DRIVER_CAPABILITIES"), std::string::npos);
+  EXPECT_EQ(answer("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB\n").layer,
+            "cuda_runtime");
+  auto busy = answer(
+      "export CUDA_VISIBLE_DEVICES=5\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 "
+      "MiB\n");
+  EXPECT_EQ(busy.layer, "host");
+  EXPECT_NE(busy.fix.find("CUDA_VISIBLE_DEVICES"), std::string::npos);
+  auto mismatch =
+      answer("nvidia-container-cli: initialization error: nvml error: driver/library version mismatch\n");
+  EXPECT_EQ(mismatch.layer, "kernel_driver");
+  EXPECT_NE(mismatch.fix.find("reboot"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cudiag::explain

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/version.h"
+#include "kb/torch_arch_list.h"
 #include "report/assumed_fact.h"
 
 namespace cudiag::report {
@@ -77,18 +78,10 @@ Json torch_architectures(const kb::KnowledgeBase& kb, const Version& release, co
   const Json& lists = (*row)["arch_lists"];
   if (!lists.contains(cuda.get<std::string>())) return nullptr;
   Json out = Json::array();
-  std::string list = lists[cuda.get<std::string>()].get<std::string>();
-  std::size_t start = 0;
-  while (start < list.size()) {
-    auto end = list.find(';', start);
-    std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    bool ptx = item.ends_with("+PTX");
-    if (ptx) item.resize(item.size() - 4);
-    item.erase(std::remove(item.begin(), item.end(), '.'), item.end());
-    out.push_back("sm_" + item);
-    if (ptx) out.push_back("compute_" + item);
-    if (end == std::string::npos) break;
-    start = end + 1;
+  for (const auto& a : kb::parse_torch_arch_list(lists[cuda.get<std::string>()].get<std::string>())) {
+    auto digits = fmt::format("{}{}", a.cc.major(), a.cc.minor());
+    out.push_back("sm_" + digits);
+    if (a.ptx) out.push_back("compute_" + digits);
   }
   return out;
 }

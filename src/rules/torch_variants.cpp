@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "kb/torch_arch_list.h"
+
 namespace cudiag::rules {
 
 namespace {
@@ -17,18 +19,9 @@ struct Row {
 // Whether an arch list ("5.0;6.0;...;12.0+PTX") runs on compute capability `cc`: SASS of the same
 // major and a minor not above it, or PTX of an architecture not above it.
 bool runs_on(const std::string& list, const Version& cc) {
-  std::size_t start = 0;
-  while (start < list.size()) {
-    auto end = list.find(';', start);
-    std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    bool ptx = item.ends_with("+PTX");
-    if (ptx) item.resize(item.size() - 4);
-    if (auto a = Version::parse(item)) {
-      if (a->major() == cc.major() && a->minor() <= cc.minor()) return true;
-      if (ptx && *a <= cc) return true;
-    }
-    if (end == std::string::npos) break;
-    start = end + 1;
+  for (const auto& a : kb::parse_torch_arch_list(list)) {
+    if (a.cc.major() == cc.major() && a.cc.minor() <= cc.minor()) return true;
+    if (a.ptx && a.cc <= cc) return true;
   }
   return false;
 }
@@ -110,16 +103,9 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
       if (!list.is_string()) continue;
       std::optional<Version> low;
       std::optional<Version> high;
-      std::string text = list.get<std::string>();
-      std::size_t start = 0;
-      while (start < text.size()) {
-        auto end = text.find(';', start);
-        auto v =
-            Version::parse(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (v && (!low || *v < *low)) low = v;
-        if (v && (!high || *high < *v)) high = v;
-        if (end == std::string::npos) break;
-        start = end + 1;
+      for (const auto& a : kb::parse_torch_arch_list(list.get<std::string>())) {
+        if (!low || a.cc < *low) low = a.cc;
+        if (!high || *high < a.cc) high = a.cc;
       }
       if (high && (!best_high || *best_high < *high || *best_high == *high)) {
         best_cuda = cuda;

@@ -65,7 +65,7 @@ std::vector<std::string> soname_bases(const Signature& matched, const RawMatch& 
   std::vector<std::string> out;
   for (std::size_t i = 0; i < matched.captures.size() && i < m.groups.size(); ++i) {
     if (m.matched[i] && matched.captures[i].kind == CaptureKind::kSoname)
-      out.push_back(soname_base(m.groups[i]));
+      out.push_back(soname_base(ascii_lower(m.groups[i])));
   }
   return out;
 }
@@ -112,7 +112,12 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
       for (const auto& e : r.errors) key += fmt::format("|{}:{}", e.api, e.code);
     }
   } else {
-    key = matched.id;
+    if (!matched.explained_by.empty()) {
+      auto target = std::find_if(sigs.begin(), sigs.end(),
+                                 [&](const Signature& s) { return s.id == matched.explained_by; });
+      if (target != sigs.end()) explaining = &*target;
+    }
+    key = explaining->id;
     for (const auto& v : r.values) key += "|" + v.name + "=" + v.text;
     for (const auto& ref : matched.errors) {
       if (const auto* e = kb.error(ref.api, ref.code)) r.errors.push_back(from_kb(*e));

@@ -221,6 +221,21 @@ void check_build_for_gpu(const Context& c) {
       first.label, first.cc->text(), sm, sm, sm, sm, first.cc->text(), sm);
 }
 
+// A program whose CUDA (its nvcc, its NVRTC) is older than the GPU: name the first CUDA that targets it.
+void check_toolkit_for_gpu(const Context& c) {
+  auto gpus = rules::gpus(c.report, c.kb);
+  if (gpus.empty() || !gpus.front().cc || !c.fix.empty()) return;
+  const auto& g = gpus.front();
+  const auto* arch = c.kb.arch_for_cc(*g.cc);
+  if (!arch || !arch->first_cuda) return;
+  std::string tag = fmt::format("cu{}{}", arch->first_cuda->major(), arch->first_cuda->minor());
+  c.fix = fmt::format(
+      "{} is {} ({}), which CUDA {} is the first to target: use CUDA {} or newer (the toolkit on PATH and in "
+      "CUDA_HOME; for PyTorch, whose NVRTC comes with the wheel, a {} or later wheel: pip install torch "
+      "--index-url https://download.pytorch.org/whl/{}).",
+      g.label, arch->sm, arch->name, arch->first_cuda->text(), arch->first_cuda->text(), tag, tag);
+}
+
 // A torch whose wheel's architecture list is known, on a GPU that is not: name the newest
 // architecture it carries and the wheel of the same release that carries the most.
 void check_torch_build(const Context& c) {
@@ -439,6 +454,7 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
         {"gpus", check_gpus},
         {"build_for_gpu", check_build_for_gpu},
         {"torch_build", check_torch_build},
+        {"toolkit_for_gpu", check_toolkit_for_gpu},
         {"devices", check_devices},
         {"kernel_vs_user", check_kernel_vs_user},
         {"forward_compat", check_forward_compat},

@@ -112,7 +112,9 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   } catch (const std::regex_error& err) {
     e.fail(fmt::format("regex: does not compile: {}", err.what()));
   }
-  s.layer = e.str("layer");
+  s.explained_by = e.str_or("explained_by", "");
+  bool own_text = s.explained_by.empty();  // otherwise copied from that entry (resolve_explained_by)
+  s.layer = own_text ? e.str("layer") : e.str_or("layer", "host");
   s.symptom = e.boolean_or("symptom", false);
   for (auto& c : e.objects("context_layers")) {
     ContextLayer cl;
@@ -139,12 +141,14 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
       s.layer_for_library.emplace(lib, layer.get<std::string>());
     }
   }
-  s.title = e.str("title");
-  s.meaning = e.str("meaning");
-  s.causes = e.strings("causes");
-  s.checks = e.strings("checks");
-  if (s.causes.empty()) e.fail("causes: at least one likely cause");
-  if (s.checks.empty()) e.fail("checks: at least one check");
+  if (own_text) {
+    s.title = e.str("title");
+    s.meaning = e.str("meaning");
+    s.causes = e.strings("causes");
+    s.checks = e.strings("checks");
+    if (s.causes.empty()) e.fail("causes: at least one likely cause");
+    if (s.checks.empty()) e.fail("checks: at least one check");
+  }
   for (auto& c : e.objects("captures")) {
     CaptureDef d;
     d.name = c.str("name");
@@ -206,9 +210,43 @@ const std::vector<std::string>& explain_layers() {
 
 const std::vector<std::string>& machine_check_names() {
   static const std::vector<std::string> names = {
-      "driver",    "runtimes",    "gpus",    "devices",    "kernel_vs_user", "forward_compat",
-      "container", "environment", "library", "driver_lib", "build_for_gpu",  "torch_build"};
+      "driver",         "runtimes",    "gpus",           "devices", "kernel_vs_user",
+      "forward_compat", "container",   "environment",    "library", "driver_lib",
+      "build_for_gpu",  "torch_build", "toolkit_for_gpu"};
   return names;
+}
+
+// An entry that is another wording of a message takes the explaining entry's layer, texts and checks;
+// both must capture the same values, which those texts use.
+void resolve_explained_by(std::vector<Signature>& all) {
+  for (auto& s : all) {
+    if (s.explained_by.empty()) continue;
+    auto target =
+        std::find_if(all.begin(), all.end(), [&](const Signature& t) { return t.id == s.explained_by; });
+    auto fail = [&](const std::string& what) {
+      throw InputError(fmt::format("{}: {}: explained_by: {}", kTable, s.id, what));
+    };
+    if (target == all.end()) fail(fmt::format("no entry '{}'", s.explained_by));
+    if (!target->explained_by.empty() || target->generic)
+      fail("names an entry that is itself a wording or generic");
+    bool same = s.captures.size() == target->captures.size() &&
+                std::equal(s.captures.begin(), s.captures.end(), target->captures.begin(),
+                           [](const CaptureDef& a, const CaptureDef& b) {
+                             return a.name == b.name && a.kind == b.kind;
+                           });
+    if (!same) fail(fmt::format("its captures differ from those of '{}'", s.explained_by));
+    s.layer = target->layer;
+    s.layer_for_library = target->layer_for_library;
+    if (s.context_layers.empty()) s.context_layers = target->context_layers;
+    s.title = target->title;
+    s.meaning = target->meaning;
+    s.causes = target->causes;
+    s.checks = target->checks;
+    if (s.machine.empty()) s.machine = target->machine;
+    if (s.confirms.empty()) s.confirms = target->confirms;
+    s.environment = target->environment;
+    s.symptom = target->symptom;
+  }
 }
 
 std::vector<Signature> load_signatures(const kb::KnowledgeBase& kb) {
@@ -230,6 +268,7 @@ std::vector<Signature> load_signatures(const kb::KnowledgeBase& kb) {
     out.push_back(std::move(s));
   }
   if (out.empty()) throw InputError(fmt::format("{}: no entries", kTable));
+  resolve_explained_by(out);
   return out;
 }
 

@@ -91,6 +91,10 @@ struct Signature {
   std::vector<std::string> machine;  // machine-specific checks to run against a report
   // Warning findings this message shows to have happened: with the message pasted they are errors.
   std::vector<std::string> confirms;
+  // Another wording of the message another entry explains ("libcudnn.so.8 dont load" for "cannot open
+  // shared object file"): this entry gives only anchors, regex and captures (the same as the other's),
+  // and the other's id, layer, texts and machine checks explain it.
+  std::string explained_by;
   int priority = 50;        // the higher wins when two matches overlap on a line
   bool generic = false;     // a bare error name or number: only on lines nothing specific matched
   bool environment = true;  // false: not an environment problem (out of memory)

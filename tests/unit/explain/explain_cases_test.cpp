@@ -39,6 +39,10 @@ TEST_P(ExplainCaseTest, RecognisesTheMessage) {
   // The expected explanation comes first: nothing else in the message is explained before it.
   const Explanation& e = found.front();
   EXPECT_EQ(e.id, c["expect_id"].get<std::string>()) << text;
+  // A wording another entry explains (explained_by) is named as the entry that matched.
+  if (c.contains("expect_matched_by")) {
+    EXPECT_EQ(e.matched_by, c["expect_matched_by"].get<std::string>()) << text;
+  }
   EXPECT_EQ(e.layer, c["expect_layer"].get<std::string>()) << text;
   if (c.contains("expect_values")) {
     for (const auto& [name, value] : c["expect_values"].items()) {
@@ -84,7 +88,10 @@ TEST(ExplainCasesDataTest, AtLeastThreeHundredCasesEachWithAPublicSourceAndRemed
 
 TEST(ExplainCasesDataTest, EverySpecificSignatureIsExercisedByARealMessage) {
   std::set<std::string> covered;
-  for (const auto& c : cases()) covered.insert(c["expect_id"].get<std::string>());
+  for (const auto& c : cases()) {
+    covered.insert(c["expect_id"].get<std::string>());
+    covered.insert(c.value("expect_matched_by", ""));
+  }
   for (const auto& s : signatures(kb::KnowledgeBase::builtin())) {
     if (s.id == "cuda-error-name") continue;  // resolved to the specific signature its name stands for
     EXPECT_TRUE(covered.count(s.id)) << s.id << " has no real message in cases.json";

@@ -145,6 +145,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   for (const auto& c : explaining->checks) e.checks.push_back(substitute(c, r.values));
   e.environment = explaining->environment;
   e.symptom = explaining->symptom;
+  e.defers = matched.defers || explaining->defers;
   e.values = std::move(r.values);
   e.notes = std::move(r.notes);
   e.errors = std::move(r.errors);
@@ -217,6 +218,8 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       }
     }
   }
+  // Wrappers and symptoms in words come after the messages that say more, whatever their lines.
+  std::stable_partition(out.begin(), out.end(), [](const Explanation& e) { return !e.defers; });
   return out;
 }
 

@@ -39,6 +39,7 @@ struct Explanation {
   std::vector<std::string> checks;
   bool environment = true;    // false: not an environment problem
   bool symptom = false;       // a symptom several layers cause: a failing stated fact answers first
+  bool defers = false;        // another recognised message in the text answers first
   std::vector<Value> values;  // from the message, in capture order, then derived ones
   std::vector<std::string>
       notes;  // what the values mean ("found version 11040: the driver supports CUDA 11.4")
@@ -61,7 +62,8 @@ struct ExplainOptions {
   bool require_context = true;
 };
 
-// Every recognised message in `text`, in the order of first appearance;
+// Every recognised message in `text`, in the order of first appearance (those that defer, wrappers
+// and symptoms in words, after the others);
 // the same message on several lines is one explanation with its lines.
 std::vector<Explanation> explain_text(std::string_view text, const kb::KnowledgeBase& kb,
                                       const ExplainOptions& options = {});

@@ -116,6 +116,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   bool own_text = s.explained_by.empty();  // otherwise copied from that entry (resolve_explained_by)
   s.layer = own_text ? e.str("layer") : e.str_or("layer", "host");
   s.symptom = e.boolean_or("symptom", false);
+  s.defers = e.boolean_or("defers", false);
   for (auto& c : e.objects("context_layers")) {
     ContextLayer cl;
     for (const auto& w : c.strings("words")) cl.words.push_back(lower(w));
@@ -246,6 +247,7 @@ void resolve_explained_by(std::vector<Signature>& all) {
     if (s.confirms.empty()) s.confirms = target->confirms;
     s.environment = target->environment;
     s.symptom = target->symptom;
+    s.defers = target->defers;
   }
 }
 

@@ -101,6 +101,10 @@ struct Signature {
   // A symptom several layers cause ("no CUDA-capable device"): its layer is the likeliest cause, and
   // a failing fact of the same report (missing /dev/nvidia*) answers before it whatever its layer.
   bool symptom = false;
+  // Says only that a deeper failure happened, whose own message usually follows (NCCL's "unhandled
+  // system error … run with NCCL_DEBUG=INFO"), or a symptom in the reporter's words: any other
+  // recognised message in the text answers first.
+  bool defers = false;
   kb::Provenance provenance;
 };
 

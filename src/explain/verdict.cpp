@@ -1,5 +1,6 @@
 #include "explain/verdict.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -50,7 +51,9 @@ Verdict from_finding(const Json& f) {
 Verdict decide(const std::vector<Explanation>& explanations, const Json& findings) {
   const Json* first = findings.is_array() && !findings.empty() ? &findings[0] : nullptr;
   if (explanations.empty()) return first ? from_finding(*first) : Verdict{};
-  const Explanation& message = explanations.front();
+  auto lead =
+      std::find_if(explanations.begin(), explanations.end(), [](const Explanation& e) { return !e.defers; });
+  const Explanation& message = lead != explanations.end() ? *lead : explanations.front();
   if (!first || first->value("severity", "") != "error") return from_message(message);
   bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
                    layer_rank(first->value("layer", "")) < layer_rank(message.layer);

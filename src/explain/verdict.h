@@ -25,7 +25,9 @@ struct Verdict {
 // when there is no recognised message, when the message confirms it, when
 // the message is no environment problem or only a symptom (no CUDA device:
 // the missing /dev/nvidia* nodes say why), or when it lies in an earlier layer
-// than the message's; otherwise the first recognised message answers.
+// than the message's; otherwise the first recognised message answers. A
+// message that defers (a wrapper whose details follow, a symptom in the
+// reporter's words) answers only when no other message was recognised.
 Verdict decide(const std::vector<Explanation>& explanations, const Json& findings);
 
 // The position of `layer` in the order diagnosis walks the layers, with

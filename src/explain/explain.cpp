@@ -146,6 +146,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.environment = explaining->environment;
   e.symptom = explaining->symptom;
   e.defers = matched.defers || explaining->defers;
+  e.generic = matched.generic;
   e.values = std::move(r.values);
   e.notes = std::move(r.notes);
   e.errors = std::move(r.errors);
@@ -218,8 +219,12 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       }
     }
   }
-  // Wrappers and symptoms in words come after the messages that say more, whatever their lines.
-  std::stable_partition(out.begin(), out.end(), [](const Explanation& e) { return !e.defers; });
+  // Wrappers and symptoms in words come after the first specific message (not a bare error code,
+  // which says less than the wrapper), whatever their lines.
+  auto specific =
+      std::find_if(out.begin(), out.end(), [](const Explanation& e) { return !e.defers && !e.generic; });
+  if (specific != out.end())
+    std::stable_partition(out.begin(), specific + 1, [](const Explanation& e) { return !e.defers; });
   return out;
 }
 

@@ -39,7 +39,8 @@ struct Explanation {
   std::vector<std::string> checks;
   bool environment = true;    // false: not an environment problem
   bool symptom = false;       // a symptom several layers cause: a failing stated fact answers first
-  bool defers = false;        // another recognised message in the text answers first
+  bool defers = false;        // a later specific message in the text answers first
+  bool generic = false;       // matched as a bare error name or number
   std::vector<Value> values;  // from the message, in capture order, then derived ones
   std::vector<std::string>
       notes;  // what the values mean ("found version 11040: the driver supports CUDA 11.4")
@@ -51,6 +52,7 @@ struct Explanation {
   // What to change, computed from the machine's facts (this GPU's sm_XY, the driver this
   // runtime needs); when set, the verdict's fix instead of the most likely cause's prose.
   std::string machine_fix;
+  std::string machine_layer;  // the layer the machine's facts put it in, when it differs from the message's
   std::vector<kb::Source> sources;
   kb::Confidence confidence = kb::Confidence::kConfirmed;
 };

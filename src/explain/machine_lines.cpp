@@ -11,6 +11,8 @@
 
 #include "core/fact.h"
 #include "explain/explain.h"
+#include "explain/library_cuda.h"
+#include "model/cuda_runtimes.h"
 #include "rules/finding.h"
 #include "rules/framework_support.h"
 #include "rules/rule_support.h"
@@ -48,7 +50,8 @@ struct Context {
   const Signature& sig;
   const Explanation& e;
   std::vector<std::string>& out;
-  std::string& fix;  // the explanation's machine_fix
+  std::string& fix;    // the explanation's machine_fix
+  std::string& layer;  // the explanation's machine_layer
 };
 
 // The values of the explanation's captures of one kind.
@@ -234,6 +237,49 @@ void check_toolkit_for_gpu(const Context& c) {
       "CUDA_HOME; for PyTorch, whose NVRTC comes with the wheel, a {} or later wheel: pip install torch "
       "--index-url https://download.pytorch.org/whl/{}).",
       g.label, arch->sm, arch->name, arch->first_cuda->text(), arch->first_cuda->text(), tag, tag);
+}
+
+// The CUDA releases this machine has: its runtimes and the toolkit's nvcc.
+std::vector<std::pair<Version, std::string>> machine_cudas(const Context& c) {
+  std::vector<std::pair<Version, std::string>> out;
+  auto add = [&](const Version& v, const std::string& what) {
+    auto mm = Version::parse(fmt::format("{}.{}", v.major(), v.minor()));
+    if (mm && std::none_of(out.begin(), out.end(), [&](const auto& p) { return p.first == *mm; }))
+      out.emplace_back(*mm, what);
+  };
+  for (const auto& r : model::derive_cuda_runtimes(c.report, &c.kb)) {
+    if (r.version) add(*r.version, "libcudart");
+  }
+  const Json& nvcc = value_at(c.report, "cuda_runtime.nvcc_on_path");
+  const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
+  if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) add(*v, "nvcc");
+  return out;
+}
+
+// A library of another CUDA than the machine has: the program was built for that CUDA, so the
+// program (its build for this CUDA) is what changes, not the loader path.
+void check_soname_cuda(const Context& c) {
+  auto have = machine_cudas(c);
+  if (have.empty() || !c.fix.empty()) return;
+  for (const auto& soname : values_of_kind(c, CaptureKind::kSoname)) {
+    auto wanted = cuda_of_soname(c.kb, soname);
+    if (!wanted) continue;
+    if (std::any_of(have.begin(), have.end(), [&](const auto& h) { return provides(*wanted, h.first); }))
+      continue;
+    std::vector<std::string> names;
+    for (const auto& h : have) names.push_back(fmt::format("CUDA {} ({})", h.first.text(), h.second));
+    std::string mine = have.front().first.text();
+    c.out.push_back(
+        fmt::format("{} belongs to {}; this machine has {}.", soname, describe(*wanted), join(names, ", ")));
+    c.fix = fmt::format(
+        "The program or package was built for {} ({}), not the CUDA {} installed: install its build for CUDA {} "
+        "(the package's CUDA variant: a cuXY wheel or index, mxnet-cuXY, cupy-cudaXYx, RAPIDS -cuXY packages; "
+        "the framework release that matches), or rebuild it against CUDA {} (delete build/ and compile again); "
+        "or install the {} runtime libraries beside CUDA {}.",
+        describe(*wanted), soname, mine, mine, mine, describe(*wanted), mine);
+    c.layer = "frameworks";
+    return;
+  }
 }
 
 // A torch whose wheel's architecture list is known, on a GPU that is not: name the newest
@@ -447,7 +493,7 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
     auto explaining =
         std::find_if(sigs.begin(), sigs.end(), [&](const Signature& s) { return s.id == e.id; });
     if (matched == sigs.end() || explaining == sigs.end()) continue;
-    Context c{report, kb, *matched, e, e.machine, e.machine_fix};
+    Context c{report, kb, *matched, e, e.machine, e.machine_fix, e.machine_layer};
     static const std::map<std::string, std::function<void(const Context&)>> checks = {
         {"driver", check_driver},
         {"runtimes", check_runtimes},
@@ -455,6 +501,7 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
         {"build_for_gpu", check_build_for_gpu},
         {"torch_build", check_torch_build},
         {"toolkit_for_gpu", check_toolkit_for_gpu},
+        {"soname_cuda", check_soname_cuda},
         {"devices", check_devices},
         {"kernel_vs_user", check_kernel_vs_user},
         {"forward_compat", check_forward_compat},

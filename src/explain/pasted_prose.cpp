@@ -75,10 +75,19 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
   static const std::regex driver(
       R"(\bdriver(?:\s+version)?\s*(?:is|:|=|of|version)?\s*(?:version\s*)?r?(\d{3}\.\d{2,3}(?:\.\d{1,3})?)(?!\d|\.\d))",
       kIcase);
+  // "with CUDA 12.2", "cuda10.0", "CUDA version is 11.8", "(in server with cuda 11.1)": the toolkit the
+  // reporter has. Not nvidia-smi's header (the driver's CUDA), a path (/usr/local/cuda-11.7) or a
+  // framework's build ("CUDA used to build PyTorch").
+  static const std::regex cuda(
+      R"((?:^|[^a-z0-9/_.\-])cuda[\s_-]?(?:toolkit\s?)?(?:version\s*(?:is|:|=)?\s*|v)?(\d{1,2}\.\d)(?:\.\d+)*(?!\d|\.\d|\+|/))",
+      kIcase);
   std::smatch m;
+  if (has(l, "cuda") && !has(l, "driver version") && !has(l, "used to build") && !has(l, "version.cuda") &&
+      !has(l, "built with") && !has(l, "compiled with") && std::regex_search(l, m, cuda))
+    out.push_back({"cuda_runtime", m[1], "a CUDA version in the text"});
   if ((has(l, "tensorflow") || has(l, "tf")) && std::regex_search(l, m, tensorflow))
     out.push_back({"tensorflow", m[1], "a TensorFlow version in the text"});
-  if (has(l, "torch") && std::regex_search(l, m, torch))
+  if (has(l, "torch") && !has(l, "used to build") && std::regex_search(l, m, torch))
     out.push_back({"torch", m[1], "a PyTorch version in the text"});
   if (has(l, "driver") && std::regex_search(l, m, driver))
     out.push_back({"driver", m[1], "a driver version in the text"});

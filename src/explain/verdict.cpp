@@ -1,6 +1,5 @@
 #include "explain/verdict.h"
 
-#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -25,7 +24,7 @@ namespace {
 
 Verdict from_message(const Explanation& e) {
   Verdict v;
-  v.layer = e.layer;
+  v.layer = e.machine_layer.empty() ? e.layer : e.machine_layer;
   v.from = "message";
   v.id = e.id;
   v.summary = e.title;
@@ -51,9 +50,8 @@ Verdict from_finding(const Json& f) {
 Verdict decide(const std::vector<Explanation>& explanations, const Json& findings) {
   const Json* first = findings.is_array() && !findings.empty() ? &findings[0] : nullptr;
   if (explanations.empty()) return first ? from_finding(*first) : Verdict{};
-  auto lead =
-      std::find_if(explanations.begin(), explanations.end(), [](const Explanation& e) { return !e.defers; });
-  const Explanation& message = lead != explanations.end() ? *lead : explanations.front();
+  // explain_text already put messages that defer after the first specific one.
+  const Explanation& message = explanations.front();
   if (!first || first->value("severity", "") != "error") return from_message(message);
   bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
                    layer_rank(first->value("layer", "")) < layer_rank(message.layer);

@@ -27,7 +27,7 @@ struct Verdict {
 // the missing /dev/nvidia* nodes say why), or when it lies in an earlier layer
 // than the message's; otherwise the first recognised message answers. A
 // message that defers (a wrapper whose details follow, a symptom in the
-// reporter's words) answers only when no other message was recognised.
+// reporter's words) comes after the first specific message (explain_text).
 Verdict decide(const std::vector<Explanation>& explanations, const Json& findings);
 
 // The position of `layer` in the order diagnosis walks the layers, with

@@ -75,5 +75,43 @@ TEST(MachineFixTest, TheSameMessageMeansAnotherLayerInItsContext) {
   EXPECT_NE(mismatch.fix.find("reboot"), std::string::npos);
 }
 
+// A library of another CUDA than the one the reporter has: the program's build is what changes.
+TEST(MachineFixTest, ALibraryOfAnotherCudaPointsAtTheProgramsBuild) {
+  auto v = answer(
+      "ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory\n"
+      "I use cuda10.0 here\n");
+  EXPECT_EQ(v.layer, "frameworks");
+  EXPECT_NE(v.fix.find("built for CUDA 9.0"), std::string::npos) << v.fix;
+  EXPECT_NE(v.fix.find("CUDA 10.0"), std::string::npos) << v.fix;
+  auto newer =
+      answer("ImportError: libcublas.so.11: cannot open shared object file\nWith CUDA 12.2 installed\n");
+  EXPECT_EQ(newer.layer, "frameworks");
+  EXPECT_NE(newer.fix.find("CUDA 11.x"), std::string::npos) << newer.fix;
+  // The same CUDA: a loader-path problem, the library's own layer.
+  EXPECT_EQ(answer("ImportError: libcudart.so.10.0: cannot open shared object file\nwith CUDA 10.0\n").layer,
+            "cuda_runtime");
+  // No CUDA stated: nothing to compare.
+  EXPECT_EQ(answer("ImportError: libcublas.so.11: cannot open shared object file\n").layer, "libraries");
+}
+
+// A wrapper whose details follow, or a symptom in words, gives way to the message that says more.
+TEST(MachineFixTest, WrappersAndSymptomsInWordsDeferToTheSpecificMessage) {
+  auto v = answer(
+      "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:268, unhandled system error (run with "
+      "NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+      "Error while creating shared memory segment /dev/shm/nccl-1YsMbG (size 7340384)\n");
+  EXPECT_EQ(v.id, "nccl-shm-exhausted");
+  auto words =
+      answer("my model does not use the GPU at all\nCould not load dynamic library 'libcudnn.so.8'\n");
+  EXPECT_NE(words.id, "gpu-not-used-said");
+  EXPECT_EQ(answer("my model does not use the GPU at all\n").id, "gpu-not-used-said");
+  EXPECT_EQ(answer("CUDA not found on WSL\n").layer, "driver_api");
+  EXPECT_EQ(answer("Can't get nvidia-smi to work: the pod does not detect the GPU\n").layer, "container");
+  auto ort =
+      answer("docker run --gpus all img\nonnxruntime is not using the GPU, only CPUExecutionProvider\n");
+  EXPECT_EQ(ort.layer, "frameworks");
+  EXPECT_NE(ort.fix.find("onnxruntime-gpu"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

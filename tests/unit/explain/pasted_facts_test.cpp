@@ -139,6 +139,12 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   EXPECT_EQ(fact(facts, "driver"), "570.133.20");
   EXPECT_EQ(fact(read_pasted_facts("two RTX 3090 Ti cards and a Tesla T4\n"), "gpu"), "GeForce RTX 3090 Ti");
   EXPECT_EQ(fact(read_pasted_facts("runs on an A100 node\n"), "gpu"), "A100");
+  // The toolkit said in words; not nvidia-smi's header, a path or a framework's build.
+  EXPECT_EQ(fact(read_pasted_facts("OSError: ... (in server with cuda 11.1)\n"), "cuda_runtime"), "11.1");
+  EXPECT_EQ(fact(read_pasted_facts("我用的是cuda10.0\n"), "cuda_runtime"), "10.0");
+  EXPECT_TRUE(read_pasted_facts("| NVIDIA-SMI 535.54   Driver Version: 535.54   CUDA Version: 12.2 |\n"
+                                "ls /usr/local/cuda-11.7/lib64\nCUDA used to build PyTorch: 11.8\n")
+                  .size() == 1);  // the driver only
   // Lower-case datacenter names, versions inside words and paths are not facts.
   EXPECT_TRUE(read_pasted_facts("see a100.log and /opt/t4/x; profile 2.16 of stuff\n").empty());
 }

@@ -215,12 +215,19 @@ bool assume_framework(Json& report, const std::string& key, const std::string& v
   if (!b->local_tag.empty()) build["local_tag"] = assumed(b->local_tag, key);
   if (!b->architectures.is_null()) build["cuda_compute_capabilities"] = assumed(b->architectures, key);
   fw["build"] = std::move(build);
+  fw["package"] = lower(key);
   Json& fws = array_at(assumed_environment(report), "frameworks");
   for (auto& existing : fws) {
-    if (existing.value("name", "") == b->name) {
-      existing = std::move(fw);
-      return true;
+    if (existing.value("name", "") != b->name) continue;
+    // onnxruntime and onnxruntime-gpu both stated: both installed, the GPU build described.
+    auto other = existing.value("package", "");
+    if (b->name == "onnxruntime" && !other.empty() && other != fw["package"]) {
+      Json& kept = other == "onnxruntime-gpu" ? existing : fw;
+      kept["conflicting_packages"] = assumed(Json::array({"onnxruntime", "onnxruntime-gpu"}), key);
+      if (&kept == &existing) return true;
     }
+    existing = std::move(fw);
+    return true;
   }
   fws.push_back(std::move(fw));
   return true;

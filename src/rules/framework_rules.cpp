@@ -36,6 +36,17 @@ const RegisterRuleTable kRuleTable{
      .message =
          "{framework} is a CPU-only build, but this machine has {gpu}: it will run everything on the CPU",
      .remediation = "{remedy}"},
+    {.id = "frameworks.onnxruntime_cpu_and_gpu_installed",
+     .layer = "frameworks",
+     .severity = "warning",
+     .when =
+         "Both onnxruntime and onnxruntime-gpu are installed in one environment (their dist-info, or both "
+         "stated); an error when a pasted message shows the CUDA provider missing.",
+     .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
+     .message =
+         "{framework}: both onnxruntime and onnxruntime-gpu are installed; they install the same onnxruntime module, so the one installed last wins and the CUDA execution provider may be missing",
+     .remediation =
+         "pip uninstall -y onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu (it includes the CPU execution provider)"},
     {.id = "frameworks.cuda_build_needs_newer_driver",
      .layer = "frameworks",
      .severity = "error / warning",
@@ -153,6 +164,16 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
     f.evidence.push_back(evidence(gs.front().fact, gs.front().label, gs.front().source));
     f.docs.push_back(
         {"https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform"});
+    out.push_back(std::move(f));
+  }
+}
+
+void onnxruntime_both_packages(const Json& report, std::vector<Finding>& out) {
+  for (const auto& r : frameworks_in(report)) {
+    if (!present(report, r.path + ".conflicting_packages")) continue;
+    auto f = finding("frameworks.onnxruntime_cpu_and_gpu_installed", {{"framework", label(r)}});
+    f.evidence.push_back(evidence_from(report, r.path + ".conflicting_packages"));
+    f.docs.push_back({"https://onnxruntime.ai/docs/install/", "Install ONNX Runtime: onnxruntime-gpu"});
     out.push_back(std::move(f));
   }
 }
@@ -365,6 +386,7 @@ const RegisterRule kRule{
     {"frameworks", [](const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
        if (!present(report, "frameworks")) return;
        cpu_only_build(report, kb, out);
+       onnxruntime_both_packages(report, out);
        cuda_build_vs_driver(report, kb, out);
        architectures(report, kb, out);
        framework_libraries(report, kb, out);

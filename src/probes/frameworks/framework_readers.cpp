@@ -302,10 +302,15 @@ Json read_cupy(const ProbeContext& ctx, const EnvContents& env) {
 }
 
 Json read_onnxruntime(const ProbeContext& ctx, const EnvContents& env) {
-  const auto* d = env.find("onnxruntime-gpu");
-  if (!d) d = env.find("onnxruntime");
+  const auto* gpu = env.find("onnxruntime-gpu");
+  const auto* cpu = env.find("onnxruntime");
+  const auto* d = gpu ? gpu : cpu;
   if (!d) return nullptr;
   Json j = base_entry("onnxruntime", d);
+  // Both install the one onnxruntime/ module: the last installed wins, often without the CUDA provider.
+  if (gpu && cpu)
+    j["conflicting_packages"] =
+        fact(Json::array({"onnxruntime", "onnxruntime-gpu"}), "dist-info of both in " + d->site_packages);
   auto provider = join_path(d->site_packages, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
   Json build = Json::object();
   bool has_cuda = ctx.machine.root.is_regular_file(provider);

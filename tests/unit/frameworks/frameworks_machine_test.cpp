@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "core/answer_cache.h"
 #include "core/errors.h"
@@ -17,6 +19,8 @@
 #include "machine/library_search.h"
 #include "machine/machine.h"
 #include "probes/frameworks/frameworks_probe.h"
+#include "report/assume.h"
+#include "report/collect.h"
 #include "rules/engine.h"
 
 namespace cudiag {
@@ -313,6 +317,39 @@ TEST_F(FrameworksMachine, NoGpuNoGpuFindings) {
   report["frameworks"] = probe(user_env());
   EXPECT_TRUE(findings(report, "frameworks.cpu_only_build_with_gpu").empty());
   EXPECT_TRUE(findings(report, "frameworks.gpu_older_than_build").empty());
+}
+
+}  // namespace
+}  // namespace cudiag
+
+namespace cudiag {
+namespace {
+
+// onnxruntime beside onnxruntime-gpu: the probe says so and the rule warns, from a collected
+// environment (a second dist-info added to the fixture's copy) and from stated packages alike.
+TEST_F(FrameworksMachine, OnnxruntimeCpuAndGpuPackagesInstalledTogether) {
+  auto meta = *root_ / (kCondaSp.substr(1) + "/onnxruntime-1.18.0.dist-info/METADATA");
+  fs::create_directories(meta.parent_path());
+  std::ofstream(meta) << "Metadata-Version: 2.1\nName: onnxruntime\nVersion: 1.18.0\n";
+  auto layer = probe(user_env());
+  fs::remove_all(meta.parent_path());
+  const auto* ort = framework(*env_at(layer, "/opt/conda/envs/ml"), "onnxruntime");
+  ASSERT_NE(ort, nullptr);
+  EXPECT_EQ((*ort)["package"], "onnxruntime-gpu");
+  ASSERT_TRUE(ort->contains("conflicting_packages"));
+  EXPECT_EQ(findings(report_with_gpu(layer, "8.6"), "frameworks.onnxruntime_cpu_and_gpu_installed").size(),
+            1u);
+  EXPECT_TRUE(
+      findings(report_with_gpu(probe(user_env()), "8.6"), "frameworks.onnxruntime_cpu_and_gpu_installed")
+          .empty());
+
+  Json stated = report::new_report();
+  report::apply_assumptions(stated, {"onnxruntime=1.2.0", "onnxruntime-gpu=1.2.0"},
+                            kb::KnowledgeBase::builtin());
+  auto d = rules::diagnose(stated, kb::KnowledgeBase::builtin());
+  EXPECT_TRUE(std::any_of(d.findings.begin(), d.findings.end(), [](const rules::Finding& f) {
+    return f.id == "frameworks.onnxruntime_cpu_and_gpu_installed";
+  }));
 }
 
 }  // namespace

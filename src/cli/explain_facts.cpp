@@ -79,10 +79,13 @@ Json stated_findings(const Json& report, const std::vector<explain::Explanation>
     }
     out.push_back(std::move(x));
   }
-  // Errors first, in the diagnosis's layer order within each severity.
-  std::stable_sort(out.begin(), out.end(), [](const Json& a, const Json& b) {
-    return a.value("severity", "") == "error" && b.value("severity", "") != "error";
-  });
+  // The findings a message confirms first (the paste shows them happening), then the other errors,
+  // then warnings; the diagnosis's layer order within each.
+  auto rank = [](const Json& f) {
+    if (f.contains("confirmed_by")) return 0;
+    return f.value("severity", "") == "error" ? 1 : 2;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const Json& a, const Json& b) { return rank(a) < rank(b); });
   return out;
 }
 

@@ -26,7 +26,7 @@ StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& ass
 // The diagnosis's error and warning findings. A finding that a recognised
 // message is an instance of (the signature's "confirms" list) carries
 // "confirmed_by"; a warning among them is raised to an error and also carries
-// "raised_by".
+// "raised_by". Confirmed findings come first, then errors, then warnings.
 Json stated_findings(const Json& report, const std::vector<explain::Explanation>& explanations,
                      const kb::KnowledgeBase& kb);
 

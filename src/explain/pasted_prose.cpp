@@ -73,7 +73,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu))?)(?!\d|\.\d))",
       kIcase);
   static const std::regex driver(
-      R"(\bdriver(?:\s+version)?\s*(?:is|:|=|of|version)?\s*(?:version\s*)?r?(\d{3}\.\d{2,3}(?:\.\d{1,3})?)(?!\d|\.\d))",
+      R"(\bdrivers?(?:\s+version)?[\s-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
       kIcase);
   // "with CUDA 12.2", "cuda10.0", "CUDA version is 11.8", "(in server with cuda 11.1)": the toolkit the
   // reporter has. Not nvidia-smi's header (the driver's CUDA), a path (/usr/local/cuda-11.7) or a

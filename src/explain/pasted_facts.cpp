@@ -143,8 +143,18 @@ void read_collect_env(Reader& r, const std::string& s, const std::string& l) {
 }
 
 // pip list ("torch  2.1.0+cu121"), pip freeze ("torch==2.1.0+cu121"), collect_env's "[pip3] torch==2.1.0".
-void read_packages(Reader& r, const std::string& s, const std::string& l) {
+void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) {
   std::smatch m;
+  // conda's download plan: "    pytorch-0.4.1    |py36_cuda9.0.176_cudnn7.1.2_1   463.8 MB  pytorch" reads as
+  // conda list's "pytorch 0.4.1 py36_cuda9.0.176_cudnn7.1.2_1".
+  std::string s = s_in;
+  std::string l = l_in;
+  if (has(l, "|") &&
+      std::regex_search(s_in, m,
+                        re(R"(^\s*([A-Za-z][\w.\-]*?)-(\d+(?:\.\d+)+)\s*\|\s*(\S+)\s+[\d.]+ [KMG]B)"))) {
+    s = m[1].str() + " " + m[2].str() + " " + m[3].str();
+    l = lower(s) + " [conda]";
+  }
   if (!std::regex_search(
           s, m,
           re(R"(^\s*(?:\[(?:pip3?|conda)\]\s+)?([A-Za-z][A-Za-z0-9_.\-\[\]]*)\s*(?:==|\s{1,40})\s*v?(\d+(?:\.\d+)+(?:\+[A-Za-z0-9_.]+)?)(?:\s+(\S+))?(?:\s+(\S+))?\s*$)")))

@@ -149,6 +149,17 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   EXPECT_TRUE(read_pasted_facts("see a100.log and /opt/t4/x; profile 2.16 of stuff\n").empty());
 }
 
+TEST(PastedFactsTest, CondasDownloadPlanIsAPackageList) {
+  auto facts = read_pasted_facts(
+      "    pytorch-0.4.1              |py36_cuda9.0.176_cudnn7.1.2_1       463.8 MB  pytorch\n"
+      "    cudatoolkit-9.2            |                0       351.0 MB\n"
+      "I work under Ubuntu 18.04 and nVidia drivers 390.\n");
+  EXPECT_EQ(fact(facts, "torch"), "0.4.1+cu90");
+  EXPECT_EQ(fact(facts, "cudnn"), "7.1.2");
+  EXPECT_EQ(fact(facts, "cuda_runtime"), "9.2");
+  EXPECT_EQ(fact(facts, "driver"), "390");
+}
+
 TEST(PastedFactsTest, ADumpLineWinsOverProseAndWslIsNotNativeWindows) {
   auto facts = read_pasted_facts(
       "my GTX 1060 does not work\n"

@@ -57,12 +57,16 @@ std::vector<std::pair<std::size_t, std::size_t>> windows_for(const std::string& 
   return out;
 }
 
-void search_window(std::string_view line, std::size_t b, std::size_t e, const Signature& sig,
-                   std::vector<RawMatch>& out, std::set<std::pair<const Signature*, std::size_t>>& seen) {
-  auto first = line.begin() + static_cast<std::ptrdiff_t>(b);
-  auto last = line.begin() + static_cast<std::ptrdiff_t>(e);
+// Searches the lowercased line with the lowercased pattern (signatures.h) and reads the match and its
+// groups from the line as written: lowercasing ASCII keeps every offset.
+void search_window(std::string_view line, std::string_view lower, std::size_t b, std::size_t e,
+                   const Signature& sig, std::vector<RawMatch>& out,
+                   std::set<std::pair<const Signature*, std::size_t>>& seen) {
+  auto first = lower.begin() + static_cast<std::ptrdiff_t>(b);
+  auto last = lower.begin() + static_cast<std::ptrdiff_t>(e);
   auto flags = b > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
   using It = std::regex_iterator<std::string_view::const_iterator>;
+  auto text_of = [&](std::size_t pos, std::size_t len) { return std::string(line.substr(pos, len)); };
   for (It it(first, last, sig.regex, flags), end; it != end; ++it) {
     const auto& m = *it;
     if (m.length(0) == 0) continue;
@@ -72,12 +76,44 @@ void search_window(std::string_view line, std::size_t b, std::size_t e, const Si
     r.sig = &sig;
     r.begin = begin;
     r.end = begin + static_cast<std::size_t>(m.length(0));
-    r.text = m.str(0);
+    r.text = text_of(begin, static_cast<std::size_t>(m.length(0)));
     for (std::size_t g = 1; g < m.size(); ++g) {
       r.matched.push_back(m[g].matched);
-      r.groups.push_back(m[g].matched ? m[g].str() : std::string());
+      r.groups.push_back(m[g].matched ? text_of(b + static_cast<std::size_t>(m.position(g)),
+                                                static_cast<std::size_t>(m.length(g)))
+                                      : std::string());
     }
     out.push_back(std::move(r));
+  }
+}
+
+// An anchored signature's match starts at one of its anchors: one attempt per occurrence instead of
+// one per position of a window, for the loose wordings whose anchors are common words.
+void search_at_anchors(std::string_view line, std::string_view lower, const Signature& sig,
+                       std::vector<RawMatch>& out, std::set<std::pair<const Signature*, std::size_t>>& seen) {
+  for (const auto& anchor : sig.anchors) {
+    for (auto pos = lower.find(anchor); pos != std::string_view::npos; pos = lower.find(anchor, pos + 1)) {
+      auto first = lower.begin() + static_cast<std::ptrdiff_t>(pos);
+      auto last = lower.begin() + static_cast<std::ptrdiff_t>(std::min(lower.size(), pos + kAfter));
+      auto flags = std::regex_constants::match_continuous;
+      if (pos > 0) flags |= std::regex_constants::match_prev_avail;
+      std::match_results<std::string_view::const_iterator> m;
+      if (!std::regex_search(first, last, m, sig.regex, flags) || m.length(0) == 0) continue;
+      if (!seen.insert({&sig, pos}).second) continue;
+      RawMatch r;
+      r.sig = &sig;
+      r.begin = pos;
+      r.end = pos + static_cast<std::size_t>(m.length(0));
+      r.text = std::string(line.substr(pos, static_cast<std::size_t>(m.length(0))));
+      for (std::size_t g = 1; g < m.size(); ++g) {
+        r.matched.push_back(m[g].matched);
+        r.groups.push_back(m[g].matched
+                               ? std::string(line.substr(pos + static_cast<std::size_t>(m.position(g)),
+                                                         static_cast<std::size_t>(m.length(g))))
+                               : std::string());
+      }
+      out.push_back(std::move(r));
+    }
   }
 }
 
@@ -117,8 +153,12 @@ std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signat
       });
       if (!any) continue;
     }
-    for (const auto& [b, e] : windows_for(lower, sig))
-      search_window(line, b, e, sig, sig.generic ? generic : specific, seen);
+    auto& into = sig.generic ? generic : specific;
+    if (sig.anchored) {
+      search_at_anchors(line, lower, sig, into, seen);
+    } else {
+      for (const auto& [b, e] : windows_for(lower, sig)) search_window(line, lower, b, e, sig, into, seen);
+    }
   }
   auto kept = best_non_overlapping(std::move(specific));
   if (kept.empty()) kept = best_non_overlapping(std::move(generic));

@@ -108,7 +108,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   for (const auto& c : e.strings("preceded_by")) s.preceded_by.push_back(lower(c));
   s.pattern = e.str("regex");
   try {
-    s.regex = std::regex(s.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+    s.regex = std::regex(lowercase_pattern(s.pattern), std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error& err) {
     e.fail(fmt::format("regex: does not compile: {}", err.what()));
   }
@@ -117,6 +117,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   s.layer = own_text ? e.str("layer") : e.str_or("layer", "host");
   s.symptom = e.boolean_or("symptom", false);
   s.defers = e.boolean_or("defers", false);
+  s.anchored = e.boolean_or("anchored", false);
   for (auto& c : e.objects("context_layers")) {
     ContextLayer cl;
     for (const auto& w : c.strings("words")) cl.words.push_back(lower(w));
@@ -198,6 +199,18 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
 }
 
 }  // namespace
+
+std::string lowercase_pattern(const std::string& pattern) {
+  std::string out = pattern;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\\') {
+      ++i;  // the escaped character stays as written
+      continue;
+    }
+    if (out[i] >= 'A' && out[i] <= 'Z') out[i] = static_cast<char>(out[i] - 'A' + 'a');
+  }
+  return out;
+}
 
 const std::vector<std::string>& explain_layers() {
   // The report's layers (model/layers.h), and the container image, which a signature may also name.

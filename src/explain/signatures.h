@@ -78,6 +78,10 @@ struct Signature {
   // traceback that says whose import failed ("from torch._c import" before "ImportError: libcudnn...").
   std::vector<std::string> preceded_by;
   std::string pattern;
+  // The pattern with its letters lowercased (not those of escapes such as \S or \D), matched
+  // case-sensitively against the lowercased line, which is the same as matching the pattern
+  // case-insensitively: libstdc++'s icase matching looks up the locale's ctype facet for every
+  // character compared, which made it most of explain's time.
   std::regex regex;
   std::string layer;
   std::map<std::string, std::string> layer_for_library;  // soname base -> layer ("cuda" -> driver_api)
@@ -105,6 +109,9 @@ struct Signature {
   // system error … run with NCCL_DEBUG=INFO"), or a symptom in the reporter's words: any other
   // recognised message in the text answers first.
   bool defers = false;
+  // Its match starts at one of its anchors (loose wordings anchored on common words): the regex is
+  // tried once per anchor occurrence, not at every position around it.
+  bool anchored = false;
   kb::Provenance provenance;
 };
 
@@ -112,6 +119,10 @@ struct Signature {
 const std::vector<std::string>& explain_layers();
 // The machine-specific checks a signature may ask for (see machine_lines.h).
 const std::vector<std::string>& machine_check_names();
+
+// ASCII letters of a regex lowercased except the one after a backslash (\S, \D, \W, \B keep
+// their meaning): matched against a lowercased line, it matches as the pattern case-insensitively.
+std::string lowercase_pattern(const std::string& pattern);
 
 // Parses and checks the table of `kb`. Throws InputError
 // "<file>: entries[i] (id): <what>" for a bad entry: a regex that does not

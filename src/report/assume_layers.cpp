@@ -221,7 +221,7 @@ bool assume_framework(Json& report, const std::string& key, const std::string& v
     if (existing.value("name", "") != b->name) continue;
     // onnxruntime and onnxruntime-gpu both stated: both installed, the GPU build described.
     auto other = existing.value("package", "");
-    if (b->name == "onnxruntime" && !other.empty() && other != fw["package"]) {
+    if (b->name == "onnxruntime" && !other.empty() && other != lower(key)) {
       Json& kept = other == "onnxruntime-gpu" ? existing : fw;
       kept["conflicting_packages"] = assumed(Json::array({"onnxruntime", "onnxruntime-gpu"}), key);
       if (&kept == &existing) return true;

@@ -27,7 +27,18 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
   static const std::regex datacenter(
       R"((?:^|[^A-Za-z0-9_.\-/])(K80|M40|M60|P100|P40|V100S?|T4|A100|A800|A30|A40|A10G|H100|H200|H800|GH200|B200|B300|GB200|L40S?|L4)(?![A-Za-z0-9_\-]))");
   static const std::regex tesla(R"(\btesla\s+(k80|m40|m60|p100|p40|p4|v100s?|t4)\b)", kIcase);
+  // The GPU's architecture said outright: "it has compute capability 5.2", deviceQuery's "CUDA
+  // Capability Major/Minor version number: 5.0", PyTorch's "... with CUDA capability sm_86 is not
+  // compatible". Not a build's list ("supports CUDA capabilities sm_37 sm_50") or -gencode flags.
+  static const std::regex capability(
+      R"(\bcompute capability(?:\s+(?:is|of))?\s*[:=]?\s*(\d{1,2}\.\d)\b|capability major/minor version number:\s*(\d{1,2})\.(\d)\b|\bcuda capability (sm_\d{2,3})\b)",
+      kIcase);
   std::smatch m;
+  if (has(l, "capability") && std::regex_search(l, m, capability)) {
+    std::string cc = m[1].matched ? m[1].str() : (m[2].matched ? m[2].str() + "." + m[3].str() : m[4].str());
+    out.push_back({"gpu", cc, "a GPU's compute capability in the text"});
+    return;  // the same GPU's name on the line adds nothing
+  }
   if (has(l, "gtx") || has(l, "rtx")) {
     for (auto it = std::sregex_iterator(s.begin(), s.end(), geforce); it != std::sregex_iterator(); ++it) {
       const auto& g = *it;

@@ -91,6 +91,10 @@ class KnowledgeBase {
   // product has every word, the products with the most model words in common.
   std::vector<const Gpu*> gpus_matching(std::string_view name) const;
   const Gpu* gpu_by_pci_id(unsigned device_id) const;
+  // A GeForce GTX/RTX model the product list lacks ("GTX 750 Ti", "RTX 3050 Ti Laptop"), by the
+  // series the architectures' examples name ("GeForce GTX 10xx", "GeForce GTX 900", "GeForce
+  // GTX 600/700", "GeForce GTX 750"): an exact model first; nullptr when none or several archs fit.
+  const Arch* arch_for_geforce_series(std::string_view name) const;
   const std::vector<Gpu>& gpus() const;
 
   // --- forward compatibility (cuda-compat) and minor-version compatibility.

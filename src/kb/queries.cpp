@@ -286,6 +286,60 @@ const Arch* KnowledgeBase::arch_for_cc(const Version& cc) const {
 
 const std::vector<Arch>& KnowledgeBase::archs() const { return d_->archs; }
 
+namespace {
+
+// "gtx 1080 ti" -> {"gtx", "1080"}; {} when the name has no GTX/RTX number of `min_digits` to 4
+// digits (a series example may have two: "GeForce RTX 30xx").
+std::pair<std::string, std::string> geforce_model(std::string_view name, std::size_t min_digits = 3) {
+  std::string l(name);
+  for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* family : {"gtx", "rtx"}) {
+    auto at = l.find(family);
+    if (at == std::string::npos) continue;
+    std::size_t i = at + 3;
+    while (i < l.size() && (l[i] == ' ' || l[i] == '-')) ++i;
+    std::size_t j = i;
+    while (j < l.size() && std::isdigit(static_cast<unsigned char>(l[j]))) ++j;
+    if (j - i >= min_digits && j - i <= 4) return {family, l.substr(i, j - i)};
+  }
+  return {};
+}
+
+}  // namespace
+
+const Arch* KnowledgeBase::arch_for_geforce_series(std::string_view name) const {
+  auto [family, number] = geforce_model(name);
+  if (number.empty()) return nullptr;
+  const Arch* exact = nullptr;
+  std::vector<const Arch*> series;
+  for (const auto& a : d_->archs) {
+    for (const auto& ex : a.examples) {
+      auto [ex_family, ex_number] = geforce_model(ex, 2);
+      if (ex_family != family || ex_number.empty()) continue;
+      std::string l(ex);
+      for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      auto tail = l.substr(l.find(ex_number) + ex_number.size());
+      if (ex_number == number) {
+        exact = &a;
+        continue;
+      }
+      // "10xx": a four-digit series; "900", "600/700": hundreds of three-digit models.
+      bool four =
+          tail.rfind("xx", 0) == 0 && number.size() == 4 && number.compare(0, 2, ex_number, 0, 2) == 0;
+      bool hundreds =
+          number.size() == 3 && ex_number.size() == 3 && ex_number.substr(1) == "00" &&
+          (number[0] == ex_number[0] || (tail.size() > 1 && tail[0] == '/' && tail[1] == number[0]));
+      if (four || hundreds) series.push_back(&a);
+    }
+  }
+  if (exact) return exact;
+  if (series.empty()) return nullptr;
+  for (const auto* a : series) {
+    if (!(a->cc == series.front()->cc)) return nullptr;  // the series spans architectures
+  }
+  return series.front();
+}
+
 // --- GPUs
 
 std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) const {

@@ -62,9 +62,17 @@ void assume_gpu(Json& report, const std::string& value, const kb::KnowledgeBase&
     gpu["compute_capability"] = assumed(match->arch->cc.text(), "gpu");
   } else {
     auto products = kb.gpus_matching(value);
-    if (products.empty())
+    if (products.empty()) {
+      // A GeForce model the product list lacks: its series' architecture.
+      if (const auto* series = kb.arch_for_geforce_series(value)) {
+        gpu["name"] = assumed(value, "gpu");
+        gpu["compute_capability"] = assumed(series->cc.text(), "gpu");
+        pci.push_back(std::move(gpu));
+        return;
+      }
       throw InputError(fmt::format(
           "--assume gpu={}: no such GPU or architecture in the knowledge base (try `cudiag kb gpu`)", value));
+    }
     // Ambiguous when the closest candidates disagree on the architecture.
     for (const auto* p : products) {
       if (p->cc == products.front()->cc) continue;

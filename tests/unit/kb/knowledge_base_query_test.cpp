@@ -197,3 +197,27 @@ TEST(KnowledgeBaseQueryTest, HostCompilersNvccAccepts) {
 }
 
 }  // namespace cudiag::kb
+
+namespace cudiag::kb {
+namespace {
+
+// GeForce models the product list lacks take their series' architecture from the architectures'
+// examples; an exact example wins, a series that spans architectures gives none.
+TEST(KnowledgeBaseQueryTest, GeforceModelsOutsideTheProductListTakeTheirSeriesArchitecture) {
+  const auto& kb = KnowledgeBase::builtin();
+  auto cc = [&](const char* name) {
+    const auto* a = kb.arch_for_geforce_series(name);
+    return a ? a->cc.text() : std::string("none");
+  };
+  EXPECT_EQ(cc("GeForce GTX 750 Ti"), "5.0");  // the exact example, not the 600/700 series
+  EXPECT_EQ(cc("GTX 970"), "5.2");
+  EXPECT_EQ(cc("NVIDIA GeForce RTX 3050 Ti Laptop GPU"), "8.6");
+  EXPECT_EQ(cc("RTX 4060 laptop"), "8.9");
+  EXPECT_EQ(cc("GTX 1650 Ti"), "7.5");
+  EXPECT_EQ(cc("RTX 5070 Ti"), "12.0");
+  EXPECT_EQ(cc("Quadro P2000"), "none");
+  EXPECT_EQ(cc("RTX 9090"), "none");
+}
+
+}  // namespace
+}  // namespace cudiag::kb

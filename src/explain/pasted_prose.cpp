@@ -81,7 +81,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[\s(,;:'"`])(?:tensorflow(?:-gpu)?|tf)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?)(?!\d|\.\d))",
       kIcase);
   static const std::regex torch(
-      R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu))?)(?!\d|\.\d))",
+      R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm\d+(?:\.\d+)*))?)(?!\d|\.\d))",
       kIcase);
   static const std::regex driver(
       R"(\bdrivers?(?:\s+version)?[\s-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",

@@ -213,6 +213,8 @@ bool assume_framework(Json& report, const std::string& key, const std::string& v
   build["cuda_major"] = assumed(b->cuda_major, key);
   build["cpu_only"] = assumed(b->cpu_only, key);
   if (!b->local_tag.empty()) build["local_tag"] = assumed(b->local_tag, key);
+  // torch/version.py's hip: the ROCm release of a +rocmX.Y build.
+  if (b->local_tag.starts_with("rocm")) build["hip"] = assumed(b->local_tag.substr(4), key);
   if (!b->architectures.is_null()) build["cuda_compute_capabilities"] = assumed(b->architectures, key);
   fw["build"] = std::move(build);
   fw["package"] = lower(key);

@@ -36,6 +36,16 @@ const RegisterRuleTable kRuleTable{
      .message =
          "{framework} is a CPU-only build, but this machine has {gpu}: it will run everything on the CPU",
      .remediation = "{remedy}"},
+    {.id = "frameworks.rocm_build",
+     .layer = "frameworks",
+     .severity = "error / warning",
+     .when =
+         "A framework built for AMD GPUs (torch/version.py `hip` set, a +rocmX.Y wheel): an error with an "
+         "NVIDIA GPU known, else a warning (an error when a pasted message shows CUDA unusable).",
+     .covered_by = "test unit/explain/machine_fix_test.cpp",
+     .message = "{framework} is a ROCm build (HIP {hip}) for AMD GPUs: it cannot use NVIDIA GPUs or CUDA",
+     .remediation =
+         "Install the CUDA build instead: pip uninstall -y torch torchvision torchaudio && pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu126 (a launcher that picked ROCm for a machine with an AMD integrated GPU: set its TORCH_COMMAND or index to the CUDA one)"},
     {.id = "frameworks.onnxruntime_cpu_and_gpu_installed",
      .layer = "frameworks",
      .severity = "warning",
@@ -162,6 +172,20 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
     if (present(report, r.path + ".build.cuda"))
       f.evidence.push_back(evidence_from(report, r.path + ".build.cuda"));
     f.evidence.push_back(evidence(gs.front().fact, gs.front().label, gs.front().source));
+    f.docs.push_back(
+        {"https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform"});
+    out.push_back(std::move(f));
+  }
+}
+
+void rocm_build(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
+  bool nvidia = !gpus(report, kb).empty();
+  for (const auto& r : frameworks_in(report)) {
+    const Json& hip = fw_value(report, r, "build.hip");
+    if (!hip.is_string() || hip.get<std::string>().empty()) continue;
+    auto f = finding("frameworks.rocm_build", nvidia ? Severity::kError : Severity::kWarning,
+                     {{"framework", label(r)}, {"hip", hip.get<std::string>()}});
+    f.evidence.push_back(evidence_from(report, r.path + ".build.hip"));
     f.docs.push_back(
         {"https://pytorch.org/get-started/locally/", "Start Locally: choose the CUDA compute platform"});
     out.push_back(std::move(f));
@@ -387,6 +411,7 @@ const RegisterRule kRule{
        if (!present(report, "frameworks")) return;
        cpu_only_build(report, kb, out);
        onnxruntime_both_packages(report, out);
+       rocm_build(report, kb, out);
        cuda_build_vs_driver(report, kb, out);
        architectures(report, kb, out);
        framework_libraries(report, kb, out);

@@ -113,5 +113,25 @@ TEST(MachineFixTest, WrappersAndSymptomsInWordsDeferToTheSpecificMessage) {
   EXPECT_NE(ort.fix.find("onnxruntime-gpu"), std::string::npos);
 }
 
+// A ROCm build of PyTorch on an NVIDIA machine (a launcher that chose AMD's index).
+TEST(MachineFixTest, ARocmBuildOfTorchCannotUseNvidiaGpus) {
+  auto v = answer(
+      "Looking in indexes: https://download.pytorch.org/whl/rocm5.4.2\n"
+      "Collecting torch==2.0.1+rocm5.4.2\n"
+      "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS\n");
+  EXPECT_EQ(v.layer, "frameworks");
+  EXPECT_EQ(v.id, "frameworks.rocm_build");
+  EXPECT_NE(v.fix.find("whl/cu"), std::string::npos) << v.fix;
+  // With an NVIDIA GPU stated the build alone is an error.
+  Json report = report::new_report();
+  cli::apply_stated_facts(report, {"torch=2.0.1+rocm5.4.2", "gpu=RTX 3090"}, {},
+                          kb::KnowledgeBase::builtin());
+  rules::attach_diagnosis(report, rules::diagnose(report, kb::KnowledgeBase::builtin()));
+  auto findings = cli::stated_findings(report, {}, kb::KnowledgeBase::builtin());
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0]["id"], "frameworks.rocm_build");
+  EXPECT_EQ(findings[0]["severity"], "error");
+}
+
 }  // namespace
 }  // namespace cudiag::explain

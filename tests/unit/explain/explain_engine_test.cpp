@@ -15,12 +15,12 @@
 #include "core/errors.h"
 #include "explain/explain.h"
 #include "kb/knowledge_base.h"
+#include "signature_load_util.h"
 
 namespace cudiag::explain {
 namespace {
 
 using kb::KnowledgeBase;
-using kb::testing::KbCopy;
 
 const KnowledgeBase& builtin() { return KnowledgeBase::builtin(); }
 
@@ -44,17 +44,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 // Breaks one signature of a copy of the knowledge base and returns the load error.
 std::string break_signature(const std::string& name, const std::function<void(Json&)>& edit) {
-  KbCopy copy(name);
-  Json doc = copy.read("error_signatures");
-  edit(doc["entries"][0]);
-  copy.write("error_signatures", doc);
-  auto kb = KnowledgeBase::load_dir(copy.dir());
-  try {
-    load_signatures(kb);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::signatures_load_error(name, [&](Json& doc) { edit(doc["entries"][0]); });
 }
 
 TEST(ExplainSignaturesTest, BuiltinTableLoadsWithAnchorsAndSources) {

@@ -145,8 +145,9 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   EXPECT_EQ(fact(both, "gpu"), "5.2");
   EXPECT_EQ(fact(read_pasted_facts("it has compute capability 5.2\n"), "gpu"), "5.2");
   EXPECT_EQ(fact(read_pasted_facts("CUDA Capability Major/Minor version number:    6.1\n"), "gpu"), "6.1");
-  EXPECT_TRUE(read_pasted_facts("The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n")
-                  .empty());
+  EXPECT_TRUE(
+      read_pasted_facts("The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n")
+          .empty());
   // The toolkit said in words; not nvidia-smi's header, a path or a framework's build.
   EXPECT_EQ(fact(read_pasted_facts("OSError: ... (in server with cuda 11.1)\n"), "cuda_runtime"), "11.1");
   EXPECT_EQ(fact(read_pasted_facts("我用的是cuda10.0\n"), "cuda_runtime"), "10.0");

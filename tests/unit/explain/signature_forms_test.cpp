@@ -3,31 +3,20 @@
 // anchor (anchored), and the lowercased pattern the matcher runs.
 #include <gtest/gtest.h>
 
-#include "../kb/kb_test_util.h"
 #include "core/errors.h"
 #include "explain/explain.h"
 #include "explain/signatures.h"
 #include "kb/knowledge_base.h"
+#include "signature_load_util.h"
 
 namespace cudiag::explain {
 namespace {
 
 using kb::KnowledgeBase;
-using kb::testing::KbCopy;
 
 // Appends `entry` to a copy of the built-in table and returns the load error ("" when it loads).
 std::string load_with(const std::string& name, const Json& entry) {
-  KbCopy copy(name);
-  Json doc = copy.read("error_signatures");
-  doc["entries"].push_back(entry);
-  copy.write("error_signatures", doc);
-  auto kb = KnowledgeBase::load_dir(copy.dir());
-  try {
-    load_signatures(kb);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::signatures_load_error(name, [&](Json& doc) { doc["entries"].push_back(entry); });
 }
 
 Json wording(const std::string& target, const Json& captures) {

@@ -1,5 +1,7 @@
 #include "explain/pasted_prose.h"
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
 
 namespace cudiag::explain {
@@ -16,6 +18,20 @@ std::string upper(std::string s) {
 }
 
 constexpr const char* kNamedGpu = "a GPU named in the text";
+
+// Whether `word` is followed within a few characters by a version ("cuda 12.2", "cuda10.0"): a cheap
+// test that spares most log lines ("on cuda:0") the regex.
+bool version_after(const std::string& l, const char* word) {
+  for (auto at = l.find(word); at != std::string::npos; at = l.find(word, at + 1)) {
+    auto end = std::min(l.size(), at + 40);
+    for (std::size_t i = at + 1; i + 2 < end; ++i) {
+      if (std::isdigit(static_cast<unsigned char>(l[i])) && l[i + 1] == '.' &&
+          std::isdigit(static_cast<unsigned char>(l[i + 2])))
+        return true;
+    }
+  }
+  return false;
+}
 
 // "GTX1080", "rtx 3090 ti", "RTX A6000", "Titan Xp", "Tesla T4", "A100", "H100": the product names
 // people write. Datacenter names count only in capitals (a lone "a10" or "l4" in prose is more
@@ -51,7 +67,11 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
   }
   if (has(l, "titan") && std::regex_search(s, m, titan))
     out.push_back({"gpu", "TITAN " + (upper(m[1]) == "XP" ? std::string("Xp") : upper(m[1])), kNamedGpu});
-  if (std::regex_search(s, m, datacenter))
+  // Only lines with a capital followed by a digit can name one: most log lines skip the regex.
+  bool capital_digit = false;
+  for (std::size_t i = 0; i + 1 < s.size() && !capital_digit; ++i)
+    capital_digit = s[i] >= 'A' && s[i] <= 'Z' && s[i + 1] >= '0' && s[i + 1] <= '9';
+  if (capital_digit && std::regex_search(s, m, datacenter))
     out.push_back({"gpu", m[1], kNamedGpu});
   else if (has(l, "tesla") && std::regex_search(s, m, tesla))
     out.push_back({"gpu", upper(m[1]), kNamedGpu});
@@ -71,7 +91,9 @@ void read_platform(const std::string& l, std::vector<ProseFact>& out) {
   if (names_wsl && std::regex_search(l, wsl)) out.push_back({"wsl", "2", "WSL named in the text"});
   if (!names_wsl && has(l, "win") && std::regex_search(l, windows))
     out.push_back({"os", "windows", "the OS named in the text"});
-  if (std::regex_search(l, m, distro))
+  bool names_distro = has(l, "ubuntu") || has(l, "debian") || has(l, "centos") || has(l, "rhel") ||
+                      has(l, "rocky") || has(l, "fedora") || has(l, "almalinux");
+  if (names_distro && std::regex_search(l, m, distro))
     out.push_back({"os", m[1].str() + m[2].str(), "the OS named in the text"});
 }
 
@@ -93,8 +115,9 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[^a-z0-9/_.\-])cuda[\s_-]?(?:toolkit\s?)?(?:version\s*(?:is|:|=)?\s*|v)?(\d{1,2}\.\d)(?:\.\d+)*(?!\d|\.\d|\+|/))",
       kIcase);
   std::smatch m;
-  if (has(l, "cuda") && !has(l, "driver version") && !has(l, "used to build") && !has(l, "version.cuda") &&
-      !has(l, "built with") && !has(l, "compiled with") && std::regex_search(l, m, cuda))
+  if (version_after(l, "cuda") && !has(l, "driver version") && !has(l, "used to build") &&
+      !has(l, "version.cuda") && !has(l, "built with") && !has(l, "compiled with") &&
+      std::regex_search(l, m, cuda))
     out.push_back({"cuda_runtime", m[1], "a CUDA version in the text"});
   if ((has(l, "tensorflow") || has(l, "tf")) && std::regex_search(l, m, tensorflow))
     out.push_back({"tensorflow", m[1], "a TensorFlow version in the text"});

@@ -82,7 +82,7 @@ std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, cons
   std::vector<std::string> cudas;
   for (const auto& v : pick->variants) cudas.push_back("CUDA " + v);
   return fmt::format(
-      "torch {} for {} carries {}: pip install torch=={} --index-url https://download.pytorch.org/whl/{} "
+      "torch {} for {} has kernels that run on {}: pip install torch=={} --index-url https://download.pytorch.org/whl/{} "
       "(torchvision and torchaudio from the same index)",
       pick->release.text(), joined(cudas), sm, pin, tag(newest));
 }

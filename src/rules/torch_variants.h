@@ -12,7 +12,7 @@
 
 namespace cudiag::rules {
 
-// "torch 1.12 for CUDA 11.3 or 11.6 carries sm_86: pip install torch==1.12.0 --index-url
+// "torch 1.12 for CUDA 11.3 or 11.6 has kernels that run on sm_86: pip install torch==1.12.0 --index-url
 // https://download.pytorch.org/whl/cu116 (torchvision and torchaudio from the same index)"; the same
 // release's variants first, else the nearest release that has one. nullopt when the matrix knows
 // no wheel with this architecture.

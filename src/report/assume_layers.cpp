@@ -76,7 +76,10 @@ Json torch_architectures(const kb::KnowledgeBase& kb, const Version& release, co
   const Json* row = matrix_row(kb, "torch", release);
   if (!cuda.is_string() || !row || !row->contains("arch_lists")) return nullptr;
   const Json& lists = (*row)["arch_lists"];
-  if (!lists.contains(cuda.get<std::string>())) return nullptr;
+  // A knowledge base given with --kb may hold anything here: only a string is an arch list.
+  if (!lists.is_object() || !lists.contains(cuda.get<std::string>()) ||
+      !lists[cuda.get<std::string>()].is_string())
+    return nullptr;
   Json out = Json::array();
   for (const auto& a : kb::parse_torch_arch_list(lists[cuda.get<std::string>()].get<std::string>())) {
     auto digits = fmt::format("{}{}", a.cc.major(), a.cc.minor());

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/version.h"
+#include "kb/framework_matrix.h"
 #include "kb/torch_arch_list.h"
 #include "report/assumed_fact.h"
 
@@ -47,20 +48,6 @@ bool yes_no_or_throw(const std::string& key, const std::string& value) {
 
 // --- frameworks -----------------------------------------------------------
 
-const Json* matrix_row(const kb::KnowledgeBase& kb, const std::string& framework, const Version& v) {
-  const Json& table = kb.raw("framework_matrix");
-  if (!table.is_object() || !table.contains("entries")) return nullptr;
-  for (const auto& e : table["entries"]) {
-    if (e.value("framework", "") != framework || !e.contains("release")) continue;
-    auto rel = Version::parse(e["release"].get<std::string>());
-    if (!rel) continue;
-    bool match = true;
-    for (std::size_t i = 0; i < rel->parts().size(); ++i) match = match && v.part(i) == rel->part(i);
-    if (match) return &e;
-  }
-  return nullptr;
-}
-
 struct Build {
   std::string name;
   Json cuda = nullptr;        // "12.1"
@@ -73,7 +60,7 @@ struct Build {
 // The knowledge base's architecture list of a torch release's wheel for one CUDA variant
 // ("5.0;6.0;...;12.0+PTX" -> sm_50 ... sm_120, compute_120); null when the matrix has none.
 Json torch_architectures(const kb::KnowledgeBase& kb, const Version& release, const Json& cuda) {
-  const Json* row = matrix_row(kb, "torch", release);
+  const Json* row = kb::framework_matrix_row(kb, "torch", release.text());
   if (!cuda.is_string() || !row || !row->contains("arch_lists")) return nullptr;
   const Json& lists = (*row)["arch_lists"];
   // A knowledge base given with --kb may hold anything here: only a string is an arch list.
@@ -124,7 +111,7 @@ std::optional<Build> framework_build(const std::string& key_in, const Version& v
       b.cpu_only = false;
     } else if (tag.empty()) {
       // A plain version from PyPI on Linux is the release's default CUDA build.
-      const Json* row = matrix_row(kb, "torch", v);
+      const Json* row = kb::framework_matrix_row(kb, "torch", v.text());
       if (row && row->contains("pypi_default") && (*row)["pypi_default"].contains("cuda"))
         set_cuda(b, (*row)["pypi_default"]["cuda"].get<std::string>());
     }
@@ -137,7 +124,7 @@ std::optional<Build> framework_build(const std::string& key_in, const Version& v
       b.cpu_only = true;
       return b;
     }
-    const Json* row = matrix_row(kb, "tensorflow", v);
+    const Json* row = kb::framework_matrix_row(kb, "tensorflow", v.text());
     if (row && row->contains("cuda_variants") && !(*row)["cuda_variants"].empty())
       set_cuda(b, (*row)["cuda_variants"][0].get<std::string>());
     return b;
@@ -177,7 +164,7 @@ std::optional<Build> framework_build(const std::string& key_in, const Version& v
       return b;
     }
     b.cpu_only = false;
-    const Json* row = matrix_row(kb, "onnxruntime", v);
+    const Json* row = kb::framework_matrix_row(kb, "onnxruntime", v.text());
     if (row && row->contains("cuda_major")) b.cuda_major = (*row)["cuda_major"];
     return b;
   }

@@ -12,6 +12,7 @@
 #include "core/pep440.h"
 #include "inspect/arch_compat.h"
 #include "inspect/verdict.h"
+#include "kb/framework_matrix.h"
 #include "kb/knowledge_base.h"
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
@@ -265,7 +266,7 @@ void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::
     auto b = build_cuda(report, r);
     // A plugin for a newer CUDA major than the driver's is reported above already.
     if (!b.major || *b.major > d.cuda->major()) continue;
-    const Json* row = matrix_row(kb, "jax", "", b.major);
+    const Json* row = kb::framework_matrix_row(kb, "jax", "", b.major);
     if (!row || !row->contains("min_driver")) continue;
     auto min = Version::parse((*row)["min_driver"].get<std::string>());
     if (!min || *d.version >= *min) continue;
@@ -384,8 +385,8 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
     if (targets_of(report, r)) continue;
     auto b = build_cuda(report, r);
     if (!b.major) continue;
-    const Json* row = matrix_row(kb, r.fw->value("name", ""), "", b.major);
-    if (!row || !row->contains("min_cc")) row = matrix_row(kb, "*", "", b.major);
+    const Json* row = kb::framework_matrix_row(kb, r.fw->value("name", ""), "", b.major);
+    if (!row || !row->contains("min_cc")) row = kb::framework_matrix_row(kb, "*", "", b.major);
     if (!row || !row->contains("min_cc")) continue;
     auto min = Version::parse((*row)["min_cc"].get<std::string>());
     for (const auto& g : gs) {

@@ -7,6 +7,7 @@
 // from the framework matrix (TensorFlow's tested build configurations).
 #include <fmt/format.h>
 
+#include "kb/framework_matrix.h"
 #include "model/cuda_runtimes.h"
 #include "rules/engine.h"
 #include "rules/framework_support.h"
@@ -73,7 +74,7 @@ void tensorflow_runtime(const Json& report, const kb::KnowledgeBase& kb, std::ve
       have += (have.empty() ? "" : ", ") + fmt::format("CUDA {} ({})", k->version->text(), soname);
     }
     if (found) continue;
-    const Json* row = matrix_row(kb, "tensorflow", version_text(*r.fw), std::nullopt);
+    const Json* row = kb::framework_matrix_row(kb, "tensorflow", version_text(*r.fw), std::nullopt);
     std::string cudnn =
         row && row->contains("cudnn") ? (*row)["cudnn"].get<std::string>() : "of that release";
     auto f = finding("frameworks.cuda_runtime_soname_missing",

@@ -29,9 +29,6 @@ std::string version_text(const Json& fw);
 std::string label(const FwRef& r);
 // The knowledge base's framework_matrix sources as docs.
 std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry);
-// The framework_matrix row for a framework's installed release (and CUDA major, when given).
-const Json* matrix_row(const kb::KnowledgeBase& kb, const std::string& framework, const std::string& version,
-                       std::optional<long> cuda_major);
 const Json& fw_value(const Json& report, const FwRef& r, const std::string& sub);
 
 // What CUDA a framework's build needs: "12.4" from torch/version.py or

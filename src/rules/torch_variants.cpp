@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kb/framework_matrix.h"
 #include "kb/torch_arch_list.h"
 
 namespace cudiag::rules {
@@ -89,38 +90,31 @@ std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, cons
 
 std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,
                                               const std::string& installed_cuda) {
-  const Json& table = kb.raw("framework_matrix");
-  if (!table.is_object() || !table.contains("entries")) return std::nullopt;
-  for (const auto& e : table["entries"]) {
-    auto release = Version::parse(e.value("release", ""));
-    if (e.value("framework", "") != "torch" || !release || release->major() != torch.major() ||
-        release->minor() != torch.minor() || !e.contains("arch_lists") || !e["arch_lists"].is_object())
-      continue;
-    std::string best_cuda;
-    std::optional<Version> best_low;
-    std::optional<Version> best_high;
-    for (const auto& [cuda, list] : e["arch_lists"].items()) {
-      if (!list.is_string()) continue;
-      std::optional<Version> low;
-      std::optional<Version> high;
-      for (const auto& a : kb::parse_torch_arch_list(list.get<std::string>())) {
-        if (!low || a.cc < *low) low = a.cc;
-        if (!high || *high < a.cc) high = a.cc;
-      }
-      if (high && (!best_high || *best_high < *high || *best_high == *high)) {
-        best_cuda = cuda;
-        best_low = low;
-        best_high = high;
-      }
+  const Json* row = kb::framework_matrix_row(kb, "torch", torch.text());
+  if (!row || !row->contains("arch_lists") || !(*row)["arch_lists"].is_object()) return std::nullopt;
+  std::string best_cuda;
+  std::optional<Version> best_low;
+  std::optional<Version> best_high;
+  for (const auto& [cuda, list] : (*row)["arch_lists"].items()) {
+    if (!list.is_string()) continue;
+    std::optional<Version> low;
+    std::optional<Version> high;
+    for (const auto& a : kb::parse_torch_arch_list(list.get<std::string>())) {
+      if (!low || a.cc < *low) low = a.cc;
+      if (!high || *high < a.cc) high = a.cc;
     }
-    if (best_cuda.empty() || best_cuda == installed_cuda) return std::nullopt;
-    return fmt::format(
-        "torch {} for CUDA {} carries sm_{}{} to sm_{}{}: pip install torch=={} --index-url "
-        "https://download.pytorch.org/whl/{} (torchvision and torchaudio from the same index)",
-        release->text(), best_cuda, best_low->major(), best_low->minor(), best_high->major(),
-        best_high->minor(), torch.text(), tag(best_cuda));
+    if (high && (!best_high || *best_high < *high || *best_high == *high)) {
+      best_cuda = cuda;
+      best_low = low;
+      best_high = high;
+    }
   }
-  return std::nullopt;
+  if (best_cuda.empty() || best_cuda == installed_cuda) return std::nullopt;
+  return fmt::format(
+      "torch {} for CUDA {} carries sm_{}{} to sm_{}{}: pip install torch=={} --index-url "
+      "https://download.pytorch.org/whl/{} (torchvision and torchaudio from the same index)",
+      row->value("release", ""), best_cuda, best_low->major(), best_low->minor(), best_high->major(),
+      best_high->minor(), torch.text(), tag(best_cuda));
 }
 
 }  // namespace cudiag::rules

@@ -24,6 +24,8 @@ class Version {
   const std::string& text() const { return text_; }
   bool empty() const { return parts_.empty(); }
   long to_cuda_int() const { return major() * 1000 + minor() * 10; }
+  // The tag of the wheels built for this CUDA release: 12.1 -> "cu121" (PyTorch's index, +cu121).
+  std::string cuda_tag() const { return "cu" + std::to_string(major()) + std::to_string(minor()); }
 
   std::strong_ordering operator<=>(const Version& other) const;
   bool operator==(const Version& other) const { return (*this <=> other) == 0; }

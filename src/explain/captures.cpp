@@ -303,8 +303,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
                        : (a.first_cuda_at_most ? a.first_cuda_at_most->text() + " or earlier" : "unknown");
       add_value(r, n + "_first_cuda", first);
       add_value(r, n + "_first_tag",
-                a.first_cuda ? fmt::format("cu{}{}", a.first_cuda->major(), a.first_cuda->minor())
-                             : "the tag of a CUDA release that targets it");
+                a.first_cuda ? a.first_cuda->cuda_tag() : "the tag of a CUDA release that targets it");
       std::string last = a.last_cuda ? fmt::format("; last targeted by CUDA {}", a.last_cuda->text()) : "";
       r.notes.push_back(fmt::format("{}: compute capability {}, {}; compilers target it from CUDA {}{}", text,
                                     a.cc.text(), a.name, first, last));
@@ -348,7 +347,7 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
     case CaptureKind::kCudaVersion: {
       auto cuda = Version::parse(text);
       if (!cuda || cuda->parts().size() < 2) break;
-      auto tag = fmt::format("cu{}{}", cuda->parts()[0], cuda->parts()[1]);
+      auto tag = cuda->cuda_tag();
       add_value(r, n + "_tag", tag);
       r.notes.push_back(
           fmt::format("CUDA {}: the wheels built for it carry the tag {} (PyTorch's index "

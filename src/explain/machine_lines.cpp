@@ -80,6 +80,13 @@ std::string driver_needed(const kb::KnowledgeBase& kb, const Version& cuda) {
   return fmt::format("install a driver that supports CUDA {}", cuda.text());
 }
 
+// The version of the nvcc on PATH, collected or stated.
+std::optional<Version> nvcc_version(const Json& report) {
+  const Json& nvcc = value_at(report, "cuda_runtime.nvcc_on_path");
+  const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
+  return nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt;
+}
+
 void check_driver(const Context& c) {
   auto d = rules::host_driver(c.report, c.kb);
   if (!d.version && !d.cuda) {
@@ -87,9 +94,7 @@ void check_driver(const Context& c) {
         "cudiag found no NVIDIA driver answering on this machine (no kernel module version, no NVML or "
         "libcuda answer).");
     // The toolkit's nvcc still says which driver its PTX and runtime need.
-    const Json& nvcc = value_at(c.report, "cuda_runtime.nvcc_on_path");
-    const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
-    if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) {
+    if (auto v = nvcc_version(c.report)) {
       auto cuda = Version::parse(fmt::format("{}.{}", v->major(), v->minor()));
       c.out.push_back(
           fmt::format("nvcc is CUDA {}: what it builds (PTX and its runtime) needs a driver for CUDA {}: "
@@ -231,7 +236,7 @@ void check_toolkit_for_gpu(const Context& c) {
   const auto& g = gpus.front();
   const auto* arch = c.kb.arch_for_cc(*g.cc);
   if (!arch || !arch->first_cuda) return;
-  std::string tag = fmt::format("cu{}{}", arch->first_cuda->major(), arch->first_cuda->minor());
+  std::string tag = arch->first_cuda->cuda_tag();
   c.fix = fmt::format(
       "{} is {} ({}), which CUDA {} is the first to target: use CUDA {} or newer (the toolkit on PATH and in "
       "CUDA_HOME; for PyTorch, whose NVRTC comes with the wheel, a {} or later wheel: pip install torch "
@@ -250,9 +255,7 @@ std::vector<std::pair<Version, std::string>> machine_cudas(const Context& c) {
   for (const auto& r : model::derive_cuda_runtimes(c.report, &c.kb)) {
     if (r.version) add(*r.version, "libcudart");
   }
-  const Json& nvcc = value_at(c.report, "cuda_runtime.nvcc_on_path");
-  const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
-  if (auto v = nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt) add(*v, "nvcc");
+  if (auto v = nvcc_version(c.report)) add(*v, "nvcc");
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <regex>
 
+#include "core/version.h"
 #include "explain/pasted_prose.h"
 
 namespace cudiag::explain {
@@ -58,13 +59,12 @@ struct Reader {
   }
 };
 
-// "12.1" -> "cu121"
+// "12.1" -> "cu121"; something without a major.minor keeps its digits ("12" -> "cu12").
 std::string cu_tag(const std::string& cuda) {
+  auto v = Version::parse(cuda);
+  if (v && v->parts().size() >= 2) return v->cuda_tag();
   std::string digits;
-  auto dot = cuda.find('.');
-  auto second = cuda.find('.', dot == std::string::npos ? dot : dot + 1);
-  std::string mm = second == std::string::npos ? cuda : cuda.substr(0, second);
-  for (char c : mm) {
+  for (char c : cuda) {
     if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
   }
   return "cu" + digits;

@@ -46,12 +46,10 @@ std::vector<Row> rows_for(const kb::KnowledgeBase& kb, const Version& cc) {
   return rows;
 }
 
+// "12.8" -> "cu128".
 std::string tag(const std::string& cuda) {
-  std::string digits;
-  for (char c : cuda) {
-    if (c != '.') digits += c;
-  }
-  return "cu" + digits;
+  auto v = Version::parse(cuda);
+  return v ? v->cuda_tag() : "cu" + cuda;
 }
 
 std::string joined(const std::vector<std::string>& v) {

@@ -123,8 +123,7 @@ Json fleet_view(const Json& report, const kb::KnowledgeBase& kb) {
   if (driver.cuda) {
     auto newest = Version::parse(fmt::format("{}.{}", driver.cuda->major(), driver.cuda->minor()));
     out["newest_cuda_runtime"] = newest->text();
-    if (auto t = newest_torch_variant(kb, *newest))
-      out["torch_cuda_variant"] = fmt::format("cu{}{}", t->major(), t->minor());
+    if (auto t = newest_torch_variant(kb, *newest)) out["torch_cuda_variant"] = t->cuda_tag();
   }
   if (auto kt = kernel_test_passed(report)) out["kernel_test"] = *kt;
   // A saved report given to `analyze` may carry anything there.

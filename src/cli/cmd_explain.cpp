@@ -116,6 +116,8 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
     explain::add_machine_lines(result.explanations, *report, kb);
     if (stated) result.findings = stated_findings(*report, result.explanations, kb);
     result.report = &*report;
+  } else {
+    explain::add_message_fixes(result.explanations, kb);
   }
   result.verdict = explain::decide(result.explanations, result.findings);
   // Redacted at the writer: the pasted text and the machine lines are echoed.

@@ -289,6 +289,16 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
     }
     case CaptureKind::kArch: {
       auto m = kb.arch_match(text);
+      if (!m && ascii_lower(text).find("native") != std::string::npos) {
+        add_value(r, n + "_name", "the build machine's own GPUs");
+        add_value(r, n + "_first_cuda", "11.6");
+        add_value(r, n + "_first_tag", "cu116");
+        r.notes.push_back(fmt::format(
+            "{}: the GPUs of the machine that builds; nvcc accepts -arch=native from CUDA 11.6 on, CMake's "
+            "CMAKE_CUDA_ARCHITECTURES=native from CMake 3.24 on (older CMake passes compute_native through)",
+            text));
+        break;
+      }
       if (!m) {
         add_value(r, n + "_name", "not an architecture the knowledge base knows");
         add_value(r, n + "_first_cuda", "a release the knowledge base does not know");

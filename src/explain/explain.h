@@ -75,6 +75,11 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
 void add_machine_lines(std::vector<Explanation>& explanations, const Json& report,
                        const kb::KnowledgeBase& kb);
 
+// Adds the fixes that follow from a message alone and the knowledge base, for when
+// there is no report to read (explain --no-collect with nothing stated): an
+// architecture nvcc rejects because the toolkits dropped it, or "native".
+void add_message_fixes(std::vector<Explanation>& explanations, const kb::KnowledgeBase& kb);
+
 // Value `name` of an explanation, or "" when it has none.
 std::string value_of(const Explanation& e, std::string_view name);
 

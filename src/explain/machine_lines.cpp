@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/fact.h"
+#include "explain/captures.h"
 #include "explain/explain.h"
 #include "explain/library_cuda.h"
 #include "model/cuda_runtimes.h"
@@ -242,6 +243,58 @@ void check_toolkit_for_gpu(const Context& c) {
       "CUDA_HOME; for PyTorch, whose NVRTC comes with the wheel, a {} or later wheel: pip install torch "
       "--index-url https://download.pytorch.org/whl/{}).",
       g.label, arch->sm, arch->name, arch->first_cuda->text(), arch->first_cuda->text(), tag, tag);
+}
+
+// nvcc rejecting an architecture the build names. One the toolkits have dropped (Kepler after CUDA
+// 11.8) is the build's list to change, as is "native", which nvcc accepts from CUDA 11.6 and CMake's
+// CMAKE_CUDA_ARCHITECTURES from 3.24; an architecture newer than the toolkit keeps the signature's
+// own answer (a newer toolkit).
+void check_nvcc_arch(const Context& c) {
+  if (!c.fix.empty()) return;
+  auto nvcc = nvcc_version(c.report);
+  std::string nvcc_said = nvcc ? fmt::format(" (yours is {})", nvcc->text()) : "";
+  auto minor_of = [](const Version& v) { return v.major() * 100 + v.minor(); };
+  for (const auto& arch : values_of_kind(c, CaptureKind::kArch)) {
+    if (ascii_lower(arch).find("native") != std::string::npos) {
+      auto gpus = rules::gpus(c.report, c.kb);
+      std::string xy = "XY";
+      std::string example = ", XY being the GPU's compute capability without the dot (86 for an RTX 3090)";
+      if (!gpus.empty() && gpus.front().cc) {
+        xy = fmt::format("{}{}", gpus.front().cc->major(), gpus.front().cc->minor());
+        example = fmt::format(" for the {}", gpus.front().label);
+      }
+      c.fix = fmt::format(
+          "Name the architecture instead of native: -arch=sm_{0} (-gencode arch=compute_{0},code=sm_{0}) or "
+          "CMAKE_CUDA_ARCHITECTURES={0}{1}. nvcc accepts -arch=native from CUDA 11.6 on{2} and "
+          "CMAKE_CUDA_ARCHITECTURES=native needs CMake 3.24, so a newer toolkit or CMake also works.",
+          xy, example, nvcc_said);
+      c.layer = "binaries";
+      return;
+    }
+    // ptxas's --gpu-name comes from nvcc: an nvcc that accepted an architecture its ptxas rejects
+    // means two toolkits mixed (an old distribution nvcc with a newer ptxas), the signature's own answer.
+    if (ascii_lower(c.e.matched_text).find("gpu-name") != std::string::npos) continue;
+    auto m = c.kb.arch_match(arch);
+    if (!m || !m->arch->last_cuda) continue;
+    const auto& last = *m->arch->last_cuda;
+    if (nvcc && minor_of(*nvcc) <= minor_of(last)) continue;  // this nvcc still targets it
+    if (!nvcc) {
+      // Which side of the window an unknown nvcc is on: an architecture dropped before the previous
+      // CUDA major (Kepler, after 11.8) is rejected by every toolkit in use; one dropped by the newest
+      // major (Pascal in CUDA 13) as readily by a toolkit older than it, so that stays the toolkit answer.
+      long newest_major = 0;
+      for (const auto& mvc : c.kb.mvc()) newest_major = std::max(newest_major, mvc.cuda_major);
+      if (last.major() >= newest_major - 1) continue;
+    }
+    c.fix = fmt::format(
+        "{} ({}, compute capability {}) was last targeted by CUDA {}; newer toolkits{} reject it: remove it "
+        "from the build's architecture list (the -gencode or -arch flags of the Makefile or build script, "
+        "CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), or build with CUDA {} or older if that GPU must be "
+        "supported.",
+        arch, m->arch->name, m->arch->cc.text(), last.text(), nvcc_said, last.text());
+    c.layer = "binaries";
+    return;
+  }
 }
 
 // The CUDA releases this machine has: its runtimes and the toolkit's nvcc.
@@ -485,10 +538,32 @@ void check_driver_lib(const Context& c) {
                               stub ? ", the toolkit's stub" : ", a real driver library"));
 }
 
-}  // namespace
+using Check = std::function<void(const Context&)>;
 
-void add_machine_lines(std::vector<Explanation>& explanations, const Json& report,
-                       const kb::KnowledgeBase& kb) {
+const std::map<std::string, Check>& machine_checks() {
+  static const std::map<std::string, Check> checks = {
+      {"driver", check_driver},
+      {"runtimes", check_runtimes},
+      {"gpus", check_gpus},
+      {"build_for_gpu", check_build_for_gpu},
+      {"torch_build", check_torch_build},
+      {"toolkit_for_gpu", check_toolkit_for_gpu},
+      {"soname_cuda", check_soname_cuda},
+      {"nvcc_arch", check_nvcc_arch},
+      {"devices", check_devices},
+      {"kernel_vs_user", check_kernel_vs_user},
+      {"forward_compat", check_forward_compat},
+      {"container", check_container},
+      {"environment", check_environment},
+      {"library", check_library},
+      {"driver_lib", check_driver_lib},
+  };
+  return checks;
+}
+
+// Runs the machine checks of each explanation's signature that `wanted` accepts.
+void run_checks(std::vector<Explanation>& explanations, const Json& report, const kb::KnowledgeBase& kb,
+                const std::function<bool(const std::string&)>& wanted) {
   const auto& sigs = signatures(kb);
   for (auto& e : explanations) {
     auto matched =
@@ -497,30 +572,27 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
         std::find_if(sigs.begin(), sigs.end(), [&](const Signature& s) { return s.id == e.id; });
     if (matched == sigs.end() || explaining == sigs.end()) continue;
     Context c{report, kb, *matched, e, e.machine, e.machine_fix, e.machine_layer};
-    static const std::map<std::string, std::function<void(const Context&)>> checks = {
-        {"driver", check_driver},
-        {"runtimes", check_runtimes},
-        {"gpus", check_gpus},
-        {"build_for_gpu", check_build_for_gpu},
-        {"torch_build", check_torch_build},
-        {"toolkit_for_gpu", check_toolkit_for_gpu},
-        {"soname_cuda", check_soname_cuda},
-        {"devices", check_devices},
-        {"kernel_vs_user", check_kernel_vs_user},
-        {"forward_compat", check_forward_compat},
-        {"container", check_container},
-        {"environment", check_environment},
-        {"library", check_library},
-        {"driver_lib", check_driver_lib},
-    };
     for (const auto& m : explaining->machine) {
+      if (!wanted(m)) continue;
       if (m.rfind("library:", 0) == 0) {
         check_named_library(c, m.substr(8));
-      } else if (auto it = checks.find(m); it != checks.end()) {
+      } else if (auto it = machine_checks().find(m); it != machine_checks().end()) {
         it->second(c);
       }
     }
   }
+}
+
+}  // namespace
+
+void add_machine_lines(std::vector<Explanation>& explanations, const Json& report,
+                       const kb::KnowledgeBase& kb) {
+  run_checks(explanations, report, kb, [](const std::string&) { return true; });
+}
+
+void add_message_fixes(std::vector<Explanation>& explanations, const kb::KnowledgeBase& kb) {
+  static const Json nothing_known = Json::object();
+  run_checks(explanations, nothing_known, kb, [](const std::string& m) { return m == "nvcc_arch"; });
 }
 
 }  // namespace cudiag::explain

@@ -103,7 +103,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[\s(,;:'"`])(?:tensorflow(?:-gpu)?|tf)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?)(?!\d|\.\d))",
       kIcase);
   static const std::regex torch(
-      R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:==|=|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm\d+(?:\.\d+)*))?)(?!\d|\.\d))",
+      R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:={1,3}|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm\d+(?:\.\d+)*))?)(?!\d|\.\d))",
       kIcase);
   static const std::regex driver(
       R"(\bdrivers?(?:\s+version)?[\s-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
@@ -125,6 +125,10 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
     out.push_back({"torch", m[1], "a PyTorch version in the text"});
   if (has(l, "driver") && std::regex_search(l, m, driver))
     out.push_back({"driver", m[1], "a driver version in the text"});
+  // A line that is only a driver-shaped version ("410.48" under the OS in an environment list).
+  static const std::regex bare_driver(R"(^\s*r?([2-9]\d{2}\.\d{2,3}(?:\.\d{2})?)\s*$)");
+  if (l.size() < 24 && std::regex_search(l, m, bare_driver))
+    out.push_back({"driver", m[1], "a driver version alone on a line"});
 }
 
 }  // namespace

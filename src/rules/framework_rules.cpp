@@ -59,7 +59,8 @@ const RegisterRuleTable kRuleTable{
      .remediation =
          "pip uninstall -y onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu (it includes the CPU execution provider)"},
     {.id = "frameworks.cuda_build_needs_newer_driver",
-     .layer = "frameworks",
+     // The driver is what gets updated (docs/explain.md: which layer a failure belongs to).
+     .layer = "driver_api",
      .severity = "error / warning",
      .when = "The CUDA a framework is built for (torch `cuda`, build_info `cuda_version`, CuPy/ONNX "
              "Runtime/JAX plugin major) is newer than the driver's CUDA. Another major: error "
@@ -71,7 +72,7 @@ const RegisterRuleTable kRuleTable{
      .message = "{problem}",
      .remediation = "{remedy}"},
     {.id = "frameworks.ptx_jit_needed",
-     .layer = "frameworks",
+     .layer = "binaries",
      .severity = "warning",
      .when = "The build has no SASS for the GPU and the driver JIT-compiles its PTX at first use (minutes; "
              "cached in ~/.nv/ComputeCache). Architectures from libtorch_cuda.so's fatbin headers or "
@@ -82,7 +83,7 @@ const RegisterRuleTable kRuleTable{
      .remediation =
          "Install a build whose architecture list includes this GPU (a newer CUDA variant of the framework), or raise CUDA_CACHE_MAXSIZE so the JIT result is kept"},
     {.id = "frameworks.no_kernel_for_gpu",
-     .layer = "frameworks",
+     .layer = "binaries",
      .severity = "error",
      .when =
          R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's): "no kernel image is available for execution on the device".)",
@@ -91,7 +92,7 @@ const RegisterRuleTable kRuleTable{
          "{framework} cannot run kernels on {gpu}: {reason}; CUDA calls fail with 'no kernel image is available for execution on the device'",
      .remediation = "Install a build that includes this architecture: {install}"},
     {.id = "frameworks.gpu_older_than_build",
-     .layer = "frameworks",
+     .layer = "binaries",
      .severity = "error",
      .when = "The GPU's compute capability is below every architecture the build carries, or below the "
              "knowledge base's floor (JAX CUDA 12: 5.2, CUDA 13 builds: 7.5).",
@@ -229,7 +230,14 @@ void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::
       // least the major's MVC floor, with the limits MVC has.
       mvc = kb.mvc_for_major(b.version->major());
       auto floor = mvc ? mvc->min_for("linux", *b.version) : std::nullopt;
-      if (floor && d.version && *d.version < *floor) {
+      if (!mvc) {
+        // Minor-version compatibility starts with CUDA 11: before it a runtime needs its own release's
+        // driver.
+        problem = fmt::format(
+            "{} is built for CUDA {}, but the driver {} supports CUDA {} at most, and CUDA {}.x has no "
+            "minor-version compatibility: CUDA calls fail with cudaErrorInsufficientDriver (35)",
+            label(r), built, describe(d), d.cuda->text(), b.version->major());
+      } else if (floor && d.version && *d.version < *floor) {
         problem = fmt::format(
             "{} is built for CUDA {}; the driver {} is below CUDA {}.x's minor-version-compatibility floor {}",
             label(r), built, describe(d), b.version->major(), floor->text());
@@ -240,7 +248,11 @@ void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::
             label(r), built, d.cuda->text(), d.cuda->text());
       }
       auto branch = first_branch_for_cuda(kb, *b.version);
-      remedy = branch
+      auto needed = kb.driver_for_cuda(*b.version);
+      remedy = needed && needed->full_min
+                   ? fmt::format("Install driver {} or newer (CUDA {}), or a {} build for CUDA {} or older",
+                                 needed->full_min->text(), built, name, d.cuda->text())
+               : branch
                    ? fmt::format(
                          "Install driver branch R{} or newer (CUDA {}), or a {} build for CUDA {} or older",
                          *branch, built, name, d.cuda->text())

@@ -58,16 +58,23 @@ inline Answer answer(const std::string& text, bool pasted) {
   auto found = explain_text(text, kb, options);
   Answer a;
   for (const auto& e : found) a.text += text_of(e);
-  if (!found.empty()) a.layer = found.front().layer;
-  if (!pasted) return a;
+  if (!pasted) {
+    // A message alone: no report, only the fixes the message and the knowledge base give.
+    add_message_fixes(found, kb);
+    for (const auto& e : found) a.text += e.machine_fix + "\n";
+    a.layer = decide(found, {}).layer;
+    return a;
+  }
   Json report = report::new_report();
   report["collected"] = false;
   auto facts = read_pasted_facts(text);
   cli::apply_stated_facts(report, {}, facts, kb);
   rules::attach_diagnosis(report, rules::diagnose(report, kb));
   add_machine_lines(found, report, kb);
-  for (const auto& e : found)
+  for (const auto& e : found) {
     for (const auto& m : e.machine) a.text += m + "\n";
+    a.text += e.machine_fix + "\n";
+  }
   auto findings = cli::stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
   // The answer the command prints first (explain/verdict.h).

@@ -43,7 +43,12 @@ TEST_P(ExplainCaseTest, RecognisesTheMessage) {
   if (c.contains("expect_matched_by")) {
     EXPECT_EQ(e.matched_by, c["expect_matched_by"].get<std::string>()) << text;
   }
-  EXPECT_EQ(e.layer, c["expect_layer"].get<std::string>()) << text;
+  // The layer the answer names: the message's, or the one its own values move it to (a dropped
+  // architecture nvcc rejects is the build's list), as `cudiag explain` prints it.
+  add_message_fixes(found, kb::KnowledgeBase::builtin());
+  EXPECT_EQ(found.front().machine_layer.empty() ? e.layer : found.front().machine_layer,
+            c["expect_layer"].get<std::string>())
+      << text;
   if (c.contains("expect_values")) {
     for (const auto& [name, value] : c["expect_values"].items()) {
       EXPECT_EQ(value_of(e, name), value.get<std::string>()) << name << " in " << text;

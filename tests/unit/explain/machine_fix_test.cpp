@@ -133,5 +133,55 @@ TEST(MachineFixTest, ARocmBuildOfTorchCannotUseNvidiaGpus) {
   EXPECT_EQ(findings[0]["severity"], "error");
 }
 
+// nvcc rejecting an architecture: dropped by newer toolkits, or "native", is the build's list to change;
+// one newer than this nvcc keeps the toolkit answer.
+TEST(MachineFixTest, AnArchitectureNvccDroppedIsTheBuildsListToChange) {
+  auto dropped = answer("nvcc fatal : Unsupported gpu architecture 'compute_35'\n");
+  EXPECT_EQ(dropped.layer, "binaries");
+  EXPECT_NE(dropped.fix.find("last targeted by CUDA 11.8"), std::string::npos) << dropped.fix;
+  // An nvcc that still targets it: not the dropped case.
+  auto old_nvcc = answer(
+      "nvcc fatal : Unsupported gpu architecture 'compute_35'\n"
+      "Cuda compilation tools, release 11.5, V11.5.119\n");
+  EXPECT_EQ(old_nvcc.layer, "cuda_runtime");
+  auto too_new = answer("nvcc fatal : Unsupported gpu architecture 'compute_89'\n");
+  EXPECT_EQ(too_new.layer, "cuda_runtime");
+  auto native = answer(
+      "nvcc fatal   : Value 'native' is not defined for option 'gpu-architecture'\n"
+      "Cuda compilation tools, release 11.5, V11.5.119\n",
+      {"gpu=Tesla T4"});
+  EXPECT_EQ(native.layer, "binaries");
+  EXPECT_NE(native.fix.find("-arch=sm_75"), std::string::npos) << native.fix;
+  EXPECT_NE(native.fix.find("11.6"), std::string::npos) << native.fix;
+  EXPECT_NE(native.fix.find("yours is 11.5"), std::string::npos) << native.fix;
+  EXPECT_EQ(answer("nvcc fatal : Unsupported gpu architecture 'compute_native'\n").layer, "binaries");
+}
+
+// Without a report (explain --no-collect, nothing stated) the fixes that need only the message and the
+// knowledge base still apply.
+TEST(MachineFixTest, MessageOnlyFixesNeedNoReport) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  auto found = explain_text("nvcc fatal : Unsupported gpu architecture 'compute_30'\n", kb);
+  add_message_fixes(found, kb);
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found.front().machine_layer, "binaries");
+  EXPECT_NE(found.front().machine_fix.find("compute_30"), std::string::npos);
+  EXPECT_TRUE(found.front().machine.empty());  // no machine lines about a machine nobody described
+}
+
+// A torch build for a newer CUDA than the driver is the driver's to fix, with the driver's version; before
+// CUDA 11 there is no minor-version compatibility to run it.
+TEST(MachineFixTest, ADriverOlderThanTheTorchBuildNamesTheDriver) {
+  auto v = answer("torch.cuda.is_available() False\n", {"torch=1.3.0", "driver=410.48"});
+  EXPECT_EQ(v.layer, "driver_api");
+  EXPECT_NE(v.fix.find("418.39"), std::string::npos) << v.fix;
+  EXPECT_NE(v.summary.find("no minor-version compatibility"), std::string::npos) << v.summary;
+  // A torch wheel without the GPU's kernels is the binaries layer, as "no kernel image" is.
+  auto wheel = answer("CUDA error: no kernel image is available for execution on the device\n",
+                      {"torch=2.10.0+cu128", "gpu=Tesla P100"});
+  EXPECT_EQ(wheel.layer, "binaries");
+  EXPECT_NE(wheel.fix.find("cu126"), std::string::npos) << wheel.fix;
+}
+
 }  // namespace
 }  // namespace cudiag::explain

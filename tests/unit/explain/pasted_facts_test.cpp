@@ -156,6 +156,12 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
                   .size() == 1);  // the driver only
   // Lower-case datacenter names, versions inside words and paths are not facts.
   EXPECT_TRUE(read_pasted_facts("see a100.log and /opt/t4/x; profile 2.16 of stuff\n").empty());
+  // pip's "===" pin, and a driver version alone on a line of an environment list.
+  auto listed = read_pasted_facts("$ pip install torch===1.3.0 torchvision===0.4.1\nUbuntu1804,\n410.48\n");
+  EXPECT_EQ(fact(listed, "torch"), "1.3.0");
+  EXPECT_EQ(fact(listed, "driver"), "410.48");
+  // Not a number inside a sentence, nor a loss value with more digits.
+  EXPECT_TRUE(read_pasted_facts("loss 410.4812\nepoch 3 took 410.48 s\n").empty());
 }
 
 TEST(PastedFactsTest, CondasDownloadPlanIsAPackageList) {

@@ -145,7 +145,11 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   for (const auto& c : explaining->checks) e.checks.push_back(substitute(c, r.values));
   e.environment = explaining->environment;
   e.symptom = explaining->symptom;
-  e.defers = matched.defers || explaining->defers;
+  // A bare NCCL result name (ncclInternalError, ncclSystemError) wraps the detail NCCL prints after it
+  // ("Last error: ..."), so it gives way to that line as a wrapper does.
+  bool nccl_result = matched.generic && std::any_of(r.errors.begin(), r.errors.end(),
+                                                    [](const auto& err) { return err.api == "nccl"; });
+  e.defers = matched.defers || explaining->defers || nccl_result;
   e.generic = matched.generic;
   e.values = std::move(r.values);
   e.notes = std::move(r.notes);

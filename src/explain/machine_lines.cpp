@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/fact.h"
+#include "explain/build_fixes.h"
 #include "explain/captures.h"
 #include "explain/explain.h"
 #include "explain/library_cuda.h"
@@ -245,56 +246,39 @@ void check_toolkit_for_gpu(const Context& c) {
       g.label, arch->sm, arch->name, arch->first_cuda->text(), arch->first_cuda->text(), tag, tag);
 }
 
-// nvcc rejecting an architecture the build names. One the toolkits have dropped (Kepler after CUDA
-// 11.8) is the build's list to change, as is "native", which nvcc accepts from CUDA 11.6 and CMake's
-// CMAKE_CUDA_ARCHITECTURES from 3.24; an architecture newer than the toolkit keeps the signature's
-// own answer (a newer toolkit).
+// nvcc rejecting an architecture the build names (explain/build_fixes.h).
 void check_nvcc_arch(const Context& c) {
   if (!c.fix.empty()) return;
-  auto nvcc = nvcc_version(c.report);
-  std::string nvcc_said = nvcc ? fmt::format(" (yours is {})", nvcc->text()) : "";
-  auto minor_of = [](const Version& v) { return v.major() * 100 + v.minor(); };
+  auto gpus = rules::gpus(c.report, c.kb);
+  std::optional<Version> cc;
+  std::string label;
+  if (!gpus.empty() && gpus.front().cc) {
+    cc = gpus.front().cc;
+    label = gpus.front().label;
+  }
+  bool from_ptxas = ascii_lower(c.e.matched_text).find("gpu-name") != std::string::npos;
   for (const auto& arch : values_of_kind(c, CaptureKind::kArch)) {
-    if (ascii_lower(arch).find("native") != std::string::npos) {
-      auto gpus = rules::gpus(c.report, c.kb);
-      std::string xy = "XY";
-      std::string example = ", XY being the GPU's compute capability without the dot (86 for an RTX 3090)";
-      if (!gpus.empty() && gpus.front().cc) {
-        xy = fmt::format("{}{}", gpus.front().cc->major(), gpus.front().cc->minor());
-        example = fmt::format(" for the {}", gpus.front().label);
-      }
-      c.fix = fmt::format(
-          "Name the architecture instead of native: -arch=sm_{0} (-gencode arch=compute_{0},code=sm_{0}) or "
-          "CMAKE_CUDA_ARCHITECTURES={0}{1}. nvcc accepts -arch=native from CUDA 11.6 on{2} and "
-          "CMAKE_CUDA_ARCHITECTURES=native needs CMake 3.24, so a newer toolkit or CMake also works.",
-          xy, example, nvcc_said);
-      c.layer = "binaries";
+    if (auto f = nvcc_arch_fix(c.kb, arch, from_ptxas, nvcc_version(c.report), cc, label)) {
+      c.fix = f->fix;
+      c.layer = f->layer;
       return;
     }
-    // ptxas's --gpu-name comes from nvcc: an nvcc that accepted an architecture its ptxas rejects
-    // means two toolkits mixed (an old distribution nvcc with a newer ptxas), the signature's own answer.
-    if (ascii_lower(c.e.matched_text).find("gpu-name") != std::string::npos) continue;
-    auto m = c.kb.arch_match(arch);
-    if (!m || !m->arch->last_cuda) continue;
-    const auto& last = *m->arch->last_cuda;
-    if (nvcc && minor_of(*nvcc) <= minor_of(last)) continue;  // this nvcc still targets it
-    if (!nvcc) {
-      // Which side of the window an unknown nvcc is on: an architecture dropped before the previous
-      // CUDA major (Kepler, after 11.8) is rejected by every toolkit in use; one dropped by the newest
-      // major (Pascal in CUDA 13) as readily by a toolkit older than it, so that stays the toolkit answer.
-      long newest_major = 0;
-      for (const auto& mvc : c.kb.mvc()) newest_major = std::max(newest_major, mvc.cuda_major);
-      if (last.major() >= newest_major - 1) continue;
-    }
-    c.fix = fmt::format(
-        "{} ({}, compute capability {}) was last targeted by CUDA {}; newer toolkits{} reject it: remove it "
-        "from the build's architecture list (the -gencode or -arch flags of the Makefile or build script, "
-        "CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), or build with CUDA {} or older if that GPU must be "
-        "supported.",
-        arch, m->arch->name, m->arch->cc.text(), last.text(), nvcc_said, last.text());
-    c.layer = "binaries";
-    return;
   }
+}
+
+// A PyTorch extension built with a toolkit of another CUDA major than torch's (explain/build_fixes.h).
+void check_extension_cuda(const Context& c) {
+  if (!c.fix.empty()) return;
+  auto toolkit = Version::parse(value_of(c.e, "found"));
+  auto torch_cuda = Version::parse(value_of(c.e, "built"));
+  if (!toolkit || !torch_cuda) return;
+  std::optional<Version> release;
+  for (const auto& r : rules::frameworks_in(c.report)) {
+    if (r.fw->value("name", "") == "torch") release = Version::parse(rules::version_text(*r.fw));
+  }
+  auto f = extension_cuda_fix(c.kb, *toolkit, *torch_cuda, release);
+  c.fix = f.fix;
+  c.layer = f.layer;
 }
 
 // The CUDA releases this machine has: its runtimes and the toolkit's nvcc.
@@ -550,6 +534,7 @@ const std::map<std::string, Check>& machine_checks() {
       {"toolkit_for_gpu", check_toolkit_for_gpu},
       {"soname_cuda", check_soname_cuda},
       {"nvcc_arch", check_nvcc_arch},
+      {"extension_cuda", check_extension_cuda},
       {"devices", check_devices},
       {"kernel_vs_user", check_kernel_vs_user},
       {"forward_compat", check_forward_compat},
@@ -592,7 +577,8 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
 
 void add_message_fixes(std::vector<Explanation>& explanations, const kb::KnowledgeBase& kb) {
   static const Json nothing_known = Json::object();
-  run_checks(explanations, nothing_known, kb, [](const std::string& m) { return m == "nvcc_arch"; });
+  run_checks(explanations, nothing_known, kb,
+             [](const std::string& m) { return m == "nvcc_arch" || m == "extension_cuda"; });
 }
 
 }  // namespace cudiag::explain

@@ -118,6 +118,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   s.symptom = e.boolean_or("symptom", false);
   s.defers = e.boolean_or("defers", false);
   s.anchored = e.boolean_or("anchored", false);
+  s.continued = e.boolean_or("continued", false);
   for (auto& c : e.objects("context_layers")) {
     ContextLayer cl;
     for (const auto& w : c.strings("words")) cl.words.push_back(lower(w));
@@ -224,9 +225,9 @@ const std::vector<std::string>& explain_layers() {
 
 const std::vector<std::string>& machine_check_names() {
   static const std::vector<std::string> names = {
-      "driver",          "runtimes",    "gpus",     "devices",    "kernel_vs_user", "forward_compat",
-      "container",       "environment", "library",  "driver_lib", "build_for_gpu",  "torch_build",
-      "toolkit_for_gpu", "soname_cuda", "nvcc_arch"};
+      "driver",          "runtimes",    "gpus",      "devices",       "kernel_vs_user", "forward_compat",
+      "container",       "environment", "library",   "driver_lib",    "build_for_gpu",  "torch_build",
+      "toolkit_for_gpu", "soname_cuda", "nvcc_arch", "extension_cuda"};
   return names;
 }
 

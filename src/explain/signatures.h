@@ -112,6 +112,9 @@ struct Signature {
   // Its match starts at one of its anchors (loose wordings anchored on common words): the regex is
   // tried once per anchor occurrence, not at every position around it.
   bool anchored = false;
+  // The message itself spans two lines (PyTorch's "...used to compile\nPyTorch (11.8)"): its optional
+  // tail is read across a line break even though the first line matches alone (wrapped_lines.h).
+  bool continued = false;
   kb::Provenance provenance;
 };
 

@@ -66,11 +66,13 @@ bool anchor_near_break(std::string_view tail, std::string_view next, const std::
 }
 
 // A signature whose match starts in the first `first_len` bytes of `joined`,
-// runs past them, and is none of `alone`.
+// runs past them, and is none of `alone` (or one whose message continues on
+// the next line: Signature::continued).
 bool new_match_across(const std::string& joined, std::size_t first_len,
                       const std::set<const Signature*>& alone, const std::vector<Signature>& sigs, bool ctx) {
   for (const auto& m : match_line(joined, sigs, ctx)) {
-    if (m.begin < first_len && m.end > first_len + 1 && !alone.count(m.sig)) return true;
+    if (m.begin < first_len && m.end > first_len + 1 && (!alone.count(m.sig) || m.sig->continued))
+      return true;
   }
   return false;
 }

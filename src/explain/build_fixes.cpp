@@ -1,0 +1,142 @@
+#include "explain/build_fixes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "explain/captures.h"
+
+namespace cudiag::explain {
+
+namespace {
+
+long minor_of(const Version& v) { return v.major() * 100 + v.minor(); }
+
+// "2.1" for a torch row's release; the release's variants as versions.
+struct TorchRow {
+  std::string release;
+  std::vector<Version> variants;
+};
+
+std::vector<TorchRow> torch_rows(const kb::KnowledgeBase& kb) {
+  std::vector<TorchRow> out;
+  const Json& table = kb.raw("framework_matrix");
+  if (!table.contains("entries")) return out;
+  for (const auto& row : table["entries"]) {
+    if (row.value("framework", "") != "torch" || !row.contains("cuda_variants")) continue;
+    TorchRow r{row.value("release", ""), {}};
+    for (const auto& v : row["cuda_variants"]) {
+      if (!v.is_string()) continue;
+      if (auto parsed = Version::parse(v.get<std::string>())) r.variants.push_back(*parsed);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+bool same_release(const std::string& row_release, const Version& release) {
+  auto row = Version::parse(row_release);
+  return row && row->major() == release.major() && row->minor() == release.minor();
+}
+
+}  // namespace
+
+std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::string& arch, bool from_ptxas,
+                                      const std::optional<Version>& nvcc,
+                                      const std::optional<Version>& gpu_cc, const std::string& gpu_label) {
+  std::string nvcc_said = nvcc ? fmt::format(" (yours is {})", nvcc->text()) : "";
+  if (ascii_lower(arch).find("native") != std::string::npos) {
+    std::string xy = "XY";
+    std::string example = ", XY being the GPU's compute capability without the dot (86 for an RTX 3090)";
+    if (gpu_cc) {
+      xy = fmt::format("{}{}", gpu_cc->major(), gpu_cc->minor());
+      example = fmt::format(" for the {}", gpu_label);
+    }
+    return BuildFix{
+        fmt::format(
+            "Name the architecture instead of native: -arch=sm_{0} (-gencode arch=compute_{0},code=sm_{0}) or "
+            "CMAKE_CUDA_ARCHITECTURES={0}{1}. nvcc accepts -arch=native from CUDA 11.6 on{2} and "
+            "CMAKE_CUDA_ARCHITECTURES=native needs CMake 3.24, so a newer toolkit or CMake also works.",
+            xy, example, nvcc_said),
+        "binaries"};
+  }
+  // ptxas's --gpu-name comes from nvcc: an nvcc that accepted an architecture its ptxas rejects
+  // means two toolkits mixed (an old distribution nvcc with a newer ptxas), the signature's own answer.
+  if (from_ptxas) return std::nullopt;
+  auto m = kb.arch_match(arch);
+  if (!m || !m->arch->last_cuda) return std::nullopt;
+  const auto& last = *m->arch->last_cuda;
+  if (nvcc && minor_of(*nvcc) <= minor_of(last)) return std::nullopt;  // this nvcc still targets it
+  if (!nvcc) {
+    // Which side of the window an unknown nvcc is on: an architecture dropped before the previous
+    // CUDA major (Kepler, after 11.8) is rejected by every toolkit in use; one dropped by the newest
+    // major (Pascal in CUDA 13) as readily by a toolkit older than it, so that stays the toolkit answer.
+    long newest_major = 0;
+    for (const auto& mvc : kb.mvc()) newest_major = std::max(newest_major, mvc.cuda_major);
+    if (last.major() >= newest_major - 1) return std::nullopt;
+  }
+  return BuildFix{
+      fmt::format(
+          "{} ({}, compute capability {}) was last targeted by CUDA {}; newer toolkits{} reject it: remove it "
+          "from the build's architecture list (the -gencode or -arch flags of the Makefile or build script, "
+          "CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), or build with CUDA {} or older if that GPU must be "
+          "supported.",
+          arch, m->arch->name, m->arch->cc.text(), last.text(), nvcc_said, last.text()),
+      "binaries"};
+}
+
+BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit, const Version& torch_cuda,
+                            const std::optional<Version>& release) {
+  // The torch releases in question, and among their variants of the toolkit's major the one nearest
+  // the toolkit (cpp_extension only refuses another major; a minor difference is a warning).
+  std::vector<std::string> releases;
+  std::optional<Version> best;
+  for (const auto& row : torch_rows(kb)) {
+    bool in_question = release ? same_release(row.release, *release)
+                               : std::any_of(row.variants.begin(), row.variants.end(), [&](const Version& v) {
+                                   return minor_of(v) == minor_of(torch_cuda);
+                                 });
+    if (!in_question) continue;
+    bool has_major = false;
+    for (const auto& v : row.variants) {
+      if (v.major() != toolkit.major()) continue;
+      has_major = true;
+      // Nearest at or below the toolkit first (what the thread fixes install), else nearest above.
+      auto rank = [&](const Version& x) {
+        long d = minor_of(x) - minor_of(toolkit);
+        return d <= 0 ? -d : 1000 + d;
+      };
+      if (!best || rank(v) < rank(*best)) best = v;
+    }
+    if (has_major) releases.push_back(row.release);
+  }
+  std::string toolkit_fix = fmt::format(
+      "build with a CUDA {0} toolkit, torch's: export CUDA_HOME=/usr/local/cuda-{0} PATH=/usr/local/cuda-{0}/bin:$PATH "
+      "(or conda install cuda-nvcc={0}), then rebuild; or install a prebuilt wheel of the extension",
+      torch_cuda.text());
+  if (!best) {
+    std::string which = release
+                            ? fmt::format("torch {} has no build", release->text())
+                            : fmt::format("no torch release with a CUDA {} build has one", torch_cuda.text());
+    return BuildFix{fmt::format("Match the toolkit to torch: {} for CUDA {}.x, your toolkit's; {}.", which,
+                                toolkit.major(), toolkit_fix),
+                    ""};
+  }
+  std::string tag = best->cuda_tag();
+  // The table lists the newest release first.
+  std::string span = releases.size() > 1 ? releases.back() + " to " + releases.front() : releases.front();
+  std::string scope = release ? fmt::format("torch {} has a {} build", release->text(), tag)
+                              : fmt::format("torch {} publish{} a {} build beside the CUDA {} one", span,
+                                            releases.size() > 1 ? "" : "es", tag, torch_cuda.text());
+  return BuildFix{
+      fmt::format(
+          "Install the PyTorch build for your toolkit's CUDA {}: {}: pip install --force-reinstall "
+          "torch=={} torchvision --index-url https://download.pytorch.org/whl/{} (the same release, its "
+          "{} variant). Or {}.",
+          toolkit.text(), scope, release ? release->text() : "<your version>", tag, tag, toolkit_fix),
+      "frameworks"};
+}
+
+}  // namespace cudiag::explain

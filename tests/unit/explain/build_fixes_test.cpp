@@ -1,0 +1,62 @@
+// The build fixes computed from a message's versions and the knowledge base:
+// which layer changes and what to install, for nvcc rejecting an architecture
+// and for a PyTorch extension built with another CUDA major than torch's.
+#include "explain/build_fixes.h"
+
+#include <gtest/gtest.h>
+
+#include "kb/knowledge_base.h"
+
+namespace cudiag::explain {
+namespace {
+
+const kb::KnowledgeBase& kb() { return kb::KnowledgeBase::builtin(); }
+
+Version v(const char* text) { return *Version::parse(text); }
+
+TEST(BuildFixesTest, AnExtensionMismatchIsTheTorchBuildWhenTheReleasePublishesTheToolkitsMajor) {
+  // torch 2.1-2.7 publish cu121 beside cu118: install it.
+  auto f = extension_cuda_fix(kb(), v("12.1"), v("11.8"), std::nullopt);
+  EXPECT_EQ(f.layer, "frameworks");
+  EXPECT_NE(f.fix.find("whl/cu121"), std::string::npos) << f.fix;
+  EXPECT_NE(f.fix.find("CUDA_HOME=/usr/local/cuda-11.8"), std::string::npos) << f.fix;  // the other way
+  // The nearest build at or below the toolkit: cu121 for a 12.3 toolkit, not cu124.
+  EXPECT_NE(extension_cuda_fix(kb(), v("12.3"), v("11.8"), std::nullopt).fix.find("whl/cu121"),
+            std::string::npos);
+  // A stated release decides: torch 2.0 has no CUDA 12 build, so the toolkit must be torch's.
+  auto old = extension_cuda_fix(kb(), v("12.1"), v("11.8"), v("2.0.0"));
+  EXPECT_EQ(old.layer, "");
+  EXPECT_NE(old.fix.find("torch 2.0.0 has no build for CUDA 12.x"), std::string::npos) << old.fix;
+  EXPECT_NE(old.fix.find("cuda-11.8"), std::string::npos) << old.fix;
+  // No release with a CUDA 11.3 build has a CUDA 12 one.
+  EXPECT_EQ(extension_cuda_fix(kb(), v("12.1"), v("11.3"), std::nullopt).layer, "");
+  // A stated release that has it names the exact pin.
+  auto pinned = extension_cuda_fix(kb(), v("10.1"), v("11.3"), v("1.10.2"));
+  EXPECT_EQ(pinned.layer, "frameworks");
+  EXPECT_NE(pinned.fix.find("torch==1.10.2 "), std::string::npos) << pinned.fix;
+  EXPECT_NE(pinned.fix.find("whl/cu102"), std::string::npos) << pinned.fix;
+}
+
+TEST(BuildFixesTest, ADroppedArchitectureOrNativeIsTheBuildsList) {
+  auto kepler = nvcc_arch_fix(kb(), "compute_35", false, std::nullopt, std::nullopt, "");
+  ASSERT_TRUE(kepler);
+  EXPECT_EQ(kepler->layer, "binaries");
+  EXPECT_NE(kepler->fix.find("CUDA 11.8"), std::string::npos);
+  // An nvcc that still targets it, ptxas rejecting what nvcc accepted, an architecture too new, or one
+  // the newest major dropped with the nvcc unknown: the toolkit answer stands.
+  EXPECT_FALSE(nvcc_arch_fix(kb(), "compute_35", false, v("11.5"), std::nullopt, ""));
+  EXPECT_FALSE(nvcc_arch_fix(kb(), "sm_30", true, std::nullopt, std::nullopt, ""));
+  EXPECT_FALSE(nvcc_arch_fix(kb(), "compute_89", false, std::nullopt, std::nullopt, ""));
+  EXPECT_FALSE(nvcc_arch_fix(kb(), "compute_61", false, std::nullopt, std::nullopt, ""));
+  // ... but with CUDA 13's nvcc stated, Pascal is dropped.
+  auto pascal = nvcc_arch_fix(kb(), "compute_61", false, v("13.0"), std::nullopt, "");
+  ASSERT_TRUE(pascal);
+  EXPECT_NE(pascal->fix.find("yours is 13.0"), std::string::npos) << pascal->fix;
+  auto native = nvcc_arch_fix(kb(), "native", false, v("11.5"), v("8.6"), "GeForce RTX 3090");
+  ASSERT_TRUE(native);
+  EXPECT_NE(native->fix.find("CMAKE_CUDA_ARCHITECTURES=86 for the GeForce RTX 3090"), std::string::npos)
+      << native->fix;
+}
+
+}  // namespace
+}  // namespace cudiag::explain

@@ -156,7 +156,11 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
     if (fw_value(report, r, "build.cpu_only") != true) continue;
     std::string name = r.fw->value("name", "");
     std::string remedy;
-    if (name == "torch")
+    auto release = name == "torch" ? Version::parse(version_text(*r.fw)) : std::nullopt;
+    auto same_release = release ? torch_cuda_wheel(kb, *release, host_driver(report, kb).cuda) : std::nullopt;
+    if (same_release)
+      remedy = "Install a CUDA build: " + *same_release;
+    else if (name == "torch")
       remedy =
           "Install a CUDA build of PyTorch for a CUDA version the driver supports, e.g. pip install torch --index-url https://download.pytorch.org/whl/cu126 (Linux wheels on PyPI are CUDA builds; +cpu and distribution packages are not)";
     else if (name == "tensorflow")

@@ -9,8 +9,10 @@
 #include <regex>
 
 #include "rules/engine.h"
+#include "rules/framework_support.h"
 #include "rules/rule_support.h"
 #include "rules/rule_table.h"
+#include "rules/torch_variants.h"
 
 namespace cudiag::rules {
 namespace {
@@ -156,8 +158,11 @@ void cpu_only_stated(const Json& report, const kb::KnowledgeBase& kb, std::vecto
     if (value_at(report, f.path + ".build.cpu_only") != true ||
         !is_assumed(report, f.path + ".build.cpu_only"))
       continue;
+    auto release = f.name == "torch" ? Version::parse(version_text(*f.fw)) : std::nullopt;
+    auto same_release = release ? torch_cuda_wheel(kb, *release, host_driver(report, kb).cuda) : std::nullopt;
     std::string fix =
-        f.name == "torch"
+        same_release ? "Install a CUDA build: " + *same_release
+        : f.name == "torch"
             ? "Install a CUDA build: pip install torch --index-url https://download.pytorch.org/whl/cu126 (or the cuXXX index for a CUDA the driver supports; `cudiag kb` lists them); with conda, remove cpuonly and install pytorch-cuda"
         : f.name == "tensorflow" ? "pip install 'tensorflow[and-cuda]' on Linux or WSL 2"
         : f.name == "jax" ? "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580)"

@@ -115,4 +115,38 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
       best_high->minor(), torch.text(), tag(best_cuda));
 }
 
+std::optional<std::string> torch_cuda_wheel(const kb::KnowledgeBase& kb, const Version& torch,
+                                            const std::optional<Version>& driver_cuda) {
+  const Json* row = kb::framework_matrix_row(kb, "torch", torch.text());
+  if (!row || !row->contains("release") || !row->contains("cuda_variants")) return std::nullopt;
+  std::vector<Version> variants;
+  for (const auto& v : (*row)["cuda_variants"]) {
+    if (!v.is_string()) continue;
+    if (auto parsed = Version::parse(v.get<std::string>())) variants.push_back(*parsed);
+  }
+  if (variants.empty()) return std::nullopt;
+  std::sort(variants.begin(), variants.end());
+  // The newest variant of a CUDA the driver runs (its own major; minor-version compatibility covers a
+  // newer minor from CUDA 11 on), else the newest.
+  const Version* pick = &variants.back();
+  if (driver_cuda) {
+    const Version* fits = nullptr;
+    for (const auto& v : variants) {
+      bool runs = v <= *driver_cuda || (v.major() == driver_cuda->major() && v.major() >= 11);
+      if (runs) fits = &v;
+    }
+    if (fits) pick = fits;
+  }
+  std::string tags;
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    tags += (i == 0 ? "" : (i + 1 == variants.size() ? " and " : ", ")) + variants[i].cuda_tag();
+  std::string why =
+      driver_cuda ? fmt::format(", the newest your driver's CUDA {} runs", driver_cuda->text()) : "";
+  return fmt::format(
+      "torch {}'s CUDA builds are {}: pip install --force-reinstall torch=={} --index-url "
+      "https://download.pytorch.org/whl/{}{} (torchvision and torchaudio from the same index; with conda, remove "
+      "cpuonly and install pytorch-cuda)",
+      row->value("release", ""), tags, torch.text(), pick->cuda_tag(), why);
+}
+
 }  // namespace cudiag::rules

@@ -30,3 +30,14 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
                                               const std::string& installed_cuda);
 
 }  // namespace cudiag::rules
+
+namespace cudiag::rules {
+
+// For a CPU-only torch: the same release's CUDA builds, "torch 2.0.1's CUDA builds are cu117 and cu118:
+// pip install --force-reinstall torch==2.0.1 --index-url https://download.pytorch.org/whl/cu118 (...)".
+// The newest variant the driver's CUDA (when known) runs, else the newest; nullopt when the matrix
+// has no row for the release.
+std::optional<std::string> torch_cuda_wheel(const kb::KnowledgeBase& kb, const Version& torch,
+                                            const std::optional<Version>& driver_cuda);
+
+}  // namespace cudiag::rules

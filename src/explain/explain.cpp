@@ -204,6 +204,8 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       if (before.size() > kBeforeLines) before.pop_front();
       for (const auto& m : match_line(line, sigs, options.require_context, before_lower)) {
         auto c = build(m, line_lower, text_lower, sigs, kb);
+        for (std::size_t f = 0; !c && f < m.fallbacks.size(); ++f)
+          c = build(m.fallbacks[f], line_lower, text_lower, sigs, kb);
         if (!c) continue;
         auto it = by_key.find(c->key);
         if (it == by_key.end()) {

@@ -120,7 +120,7 @@ void search_at_anchors(std::string_view line, std::string_view lower, const Sign
 bool overlaps(const RawMatch& a, const RawMatch& b) { return a.begin < b.end && b.begin < a.end; }
 
 // Keeps the best of overlapping matches: priority, then the longer, then the earlier.
-std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all) {
+std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all, bool keep_fallbacks = false) {
   std::sort(all.begin(), all.end(), [](const RawMatch& a, const RawMatch& b) {
     if (a.sig->priority != b.sig->priority) return a.sig->priority > b.sig->priority;
     if (a.end - a.begin != b.end - b.begin) return a.end - a.begin > b.end - b.begin;
@@ -128,8 +128,12 @@ std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all) {
   });
   std::vector<RawMatch> kept;
   for (auto& m : all) {
-    bool clash = std::any_of(kept.begin(), kept.end(), [&](const RawMatch& k) { return overlaps(k, m); });
-    if (!clash) kept.push_back(std::move(m));
+    auto clash = std::find_if(kept.begin(), kept.end(), [&](const RawMatch& k) { return overlaps(k, m); });
+    if (clash == kept.end()) {
+      kept.push_back(std::move(m));
+    } else if (keep_fallbacks) {
+      clash->fallbacks.push_back(std::move(m));
+    }
   }
   return kept;
 }
@@ -161,7 +165,7 @@ std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signat
     }
   }
   auto kept = best_non_overlapping(std::move(specific));
-  if (kept.empty()) kept = best_non_overlapping(std::move(generic));
+  if (kept.empty()) kept = best_non_overlapping(std::move(generic), true);
   std::sort(kept.begin(), kept.end(), [](const RawMatch& a, const RawMatch& b) { return a.begin < b.begin; });
   return kept;
 }

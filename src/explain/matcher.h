@@ -19,6 +19,9 @@ struct RawMatch {
   std::vector<std::string> groups;  // one per capture; "" when the group did not take part
   std::vector<bool> matched;
   std::string text;  // the matched text
+  // Generic matches this one overlapped and beat, best first: tried when this one names nothing an
+  // API defines ("CUDA driver error 804 in call" read as a message loses to its number).
+  std::vector<RawMatch> fallbacks;
 };
 
 // The matches that count on this line: where matches overlap, the higher

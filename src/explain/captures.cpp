@@ -249,7 +249,11 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       break;
     }
     case CaptureKind::kErrorCode: {
-      auto code = to_long(text);
+      // "0x8" from a CUDA call's hexadecimal return value ("cudaLaunch returns 0x8").
+      auto code =
+          text.size() > 2 && text.size() <= 6 && (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0)
+              ? std::optional<long>(std::stol(text.substr(2), nullptr, 16))
+              : to_long(text);
       if (!code) break;
       auto picked = of_likely_api(kb.errors_with_code(*code), line_lower);
       if (picked.empty()) break;

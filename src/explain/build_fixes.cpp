@@ -139,4 +139,40 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
       "frameworks"};
 }
 
+std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std::optional<Version>& release,
+                                          const std::optional<Version>& wanted) {
+  if (!wanted) return std::nullopt;
+  std::optional<Version> variant;
+  if (release) {
+    for (const auto& row : torch_rows(kb)) {
+      if (!same_release(row.release, *release)) continue;
+      for (const auto& v : row.variants) {
+        if (v.major() != wanted->major()) continue;
+        if (!variant ||
+            std::labs(minor_of(v) - minor_of(*wanted)) < std::labs(minor_of(*variant) - minor_of(*wanted)))
+          variant = v;
+      }
+    }
+  }
+  Version pick = variant ? *variant : *wanted;
+  std::string tag = pick.cuda_tag();
+  std::string pin = release ? fmt::format("torch=={}+{}", release->text(), tag) : "torch";
+  std::string note = release && !variant
+                         ? fmt::format(" (torch {} has no CUDA {}.x build: pick a release that has one)",
+                                       release->text(), wanted->major())
+                         : "";
+  // Releases before 1.11 are served from the torch_stable.html page, where the +cuXY pin decides.
+  bool stable_page = release && *release < Version::parse("1.11").value();
+  std::string source = stable_page ? "-f https://download.pytorch.org/whl/torch_stable.html"
+                                   : "--index-url https://download.pytorch.org/whl/" + tag;
+  return BuildFix{
+      fmt::format(
+          "Install the CUDA {} build explicitly: pip install --force-reinstall {} {} (with torchvision and "
+          "torchaudio of the same CUDA){}. "
+          "Without the +cuXY pin, pip's -f torch_stable.html and a plain PyPI install pick whatever wheel "
+          "sorts first or PyPI's default build; with conda, check the build string (conda list torch) for cuda rather than cpu.",
+          pick.text(), pin, source, note),
+      "frameworks"};
+}
+
 }  // namespace cudiag::explain

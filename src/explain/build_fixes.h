@@ -31,4 +31,10 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
 BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit, const Version& torch_cuda,
                             const std::optional<Version>& release);
 
+// A torch installed for another CUDA than the one wanted (pip's -f torch_stable.html picking +cu92,
+// conda resolving a CPU build): the release's build for `wanted` (or the nearest of its major), pinned
+// with its local version and installed from that variant's index. nullopt when nothing is wanted.
+std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std::optional<Version>& release,
+                                          const std::optional<Version>& wanted);
+
 }  // namespace cudiag::explain

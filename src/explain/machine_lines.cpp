@@ -281,6 +281,21 @@ void check_extension_cuda(const Context& c) {
   c.layer = f.layer;
 }
 
+// A torch of another CUDA than the one wanted: the CUDA the message names, else the toolkit stated.
+void check_torch_variant(const Context& c) {
+  if (!c.fix.empty()) return;
+  auto wanted = Version::parse(value_of(c.e, "wanted"));
+  if (!wanted) wanted = nvcc_version(c.report);
+  std::optional<Version> release;
+  for (const auto& r : rules::frameworks_in(c.report)) {
+    if (r.fw->value("name", "") == "torch") release = Version::parse(rules::version_text(*r.fw));
+  }
+  if (auto f = torch_variant_fix(c.kb, release, wanted)) {
+    c.fix = f->fix;
+    c.layer = f->layer;
+  }
+}
+
 // The CUDA releases this machine has: its runtimes and the toolkit's nvcc.
 std::vector<std::pair<Version, std::string>> machine_cudas(const Context& c) {
   std::vector<std::pair<Version, std::string>> out;
@@ -535,6 +550,7 @@ const std::map<std::string, Check>& machine_checks() {
       {"soname_cuda", check_soname_cuda},
       {"nvcc_arch", check_nvcc_arch},
       {"extension_cuda", check_extension_cuda},
+      {"torch_variant", check_torch_variant},
       {"devices", check_devices},
       {"kernel_vs_user", check_kernel_vs_user},
       {"forward_compat", check_forward_compat},
@@ -577,8 +593,9 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
 
 void add_message_fixes(std::vector<Explanation>& explanations, const kb::KnowledgeBase& kb) {
   static const Json nothing_known = Json::object();
-  run_checks(explanations, nothing_known, kb,
-             [](const std::string& m) { return m == "nvcc_arch" || m == "extension_cuda"; });
+  run_checks(explanations, nothing_known, kb, [](const std::string& m) {
+    return m == "nvcc_arch" || m == "extension_cuda" || m == "torch_variant";
+  });
 }
 
 }  // namespace cudiag::explain

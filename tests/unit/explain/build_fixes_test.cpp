@@ -58,5 +58,23 @@ TEST(BuildFixesTest, ADroppedArchitectureOrNativeIsTheBuildsList) {
       << native->fix;
 }
 
+TEST(BuildFixesTest, AWrongTorchVariantNamesTheReleasesBuildForTheWantedCuda) {
+  EXPECT_FALSE(torch_variant_fix(kb(), v("2.1.0"), std::nullopt));
+  auto modern = torch_variant_fix(kb(), v("2.1.0"), v("12.1"));
+  ASSERT_TRUE(modern);
+  EXPECT_EQ(modern->layer, "frameworks");
+  EXPECT_NE(modern->fix.find("torch==2.1.0+cu121 --index-url https://download.pytorch.org/whl/cu121"),
+            std::string::npos)
+      << modern->fix;
+  // Before 1.11 the wheels are on the torch_stable.html page, where the +cuXY pin decides.
+  auto old = torch_variant_fix(kb(), v("1.5.0"), v("10.2"));
+  ASSERT_TRUE(old);
+  EXPECT_NE(old->fix.find("torch==1.5.0+cu102 -f https://download.pytorch.org/whl/torch_stable.html"),
+            std::string::npos)
+      << old->fix;
+  // The nearest build of the wanted major when the exact one does not exist (torch 2.1: cu121 for 12.3).
+  EXPECT_NE(torch_variant_fix(kb(), v("2.1.0"), v("12.3"))->fix.find("+cu121"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "core/fact.h"
-#include "explain/build_fixes.h"
 #include "explain/captures.h"
 #include "explain/explain.h"
 #include "explain/library_cuda.h"
+#include "explain/machine_context.h"
 #include "model/cuda_runtimes.h"
 #include "rules/finding.h"
 #include "rules/framework_support.h"
@@ -46,27 +46,6 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
-struct Context {
-  const Json& report;
-  const kb::KnowledgeBase& kb;
-  const Signature& sig;
-  const Explanation& e;
-  std::vector<std::string>& out;
-  std::string& fix;    // the explanation's machine_fix
-  std::string& layer;  // the explanation's machine_layer
-};
-
-// The values of the explanation's captures of one kind.
-std::vector<std::string> values_of_kind(const Context& c, CaptureKind kind) {
-  std::vector<std::string> out;
-  for (const auto& cap : c.sig.captures) {
-    if (cap.kind != kind) continue;
-    auto v = value_of(c.e, cap.name);
-    if (!v.empty() && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  }
-  return out;
-}
-
 std::string raw_driver_version(const Json& report) {
   const Json& f = model::fact_at(report, "driver_api.cuda_driver_version");
   if (f.is_object() && f.contains("raw") && f["raw"].is_number_integer())
@@ -80,13 +59,6 @@ std::string driver_needed(const kb::KnowledgeBase& kb, const Version& cuda) {
     return fmt::format("install driver {} or newer (cudiag kb driver-for {})", req->full_min->text(),
                        cuda.text());
   return fmt::format("install a driver that supports CUDA {}", cuda.text());
-}
-
-// The version of the nvcc on PATH, collected or stated.
-std::optional<Version> nvcc_version(const Json& report) {
-  const Json& nvcc = value_at(report, "cuda_runtime.nvcc_on_path");
-  const Json& nv = nvcc.is_object() && nvcc.contains("version") ? fact_value(nvcc["version"]) : nvcc;
-  return nv.is_string() ? Version::parse(nv.get<std::string>()) : std::nullopt;
 }
 
 void check_driver(const Context& c) {
@@ -244,56 +216,6 @@ void check_toolkit_for_gpu(const Context& c) {
       "CUDA_HOME; for PyTorch, whose NVRTC comes with the wheel, a {} or later wheel: pip install torch "
       "--index-url https://download.pytorch.org/whl/{}).",
       g.label, arch->sm, arch->name, arch->first_cuda->text(), arch->first_cuda->text(), tag, tag);
-}
-
-// nvcc rejecting an architecture the build names (explain/build_fixes.h).
-void check_nvcc_arch(const Context& c) {
-  if (!c.fix.empty()) return;
-  auto gpus = rules::gpus(c.report, c.kb);
-  std::optional<Version> cc;
-  std::string label;
-  if (!gpus.empty() && gpus.front().cc) {
-    cc = gpus.front().cc;
-    label = gpus.front().label;
-  }
-  bool from_ptxas = ascii_lower(c.e.matched_text).find("gpu-name") != std::string::npos;
-  for (const auto& arch : values_of_kind(c, CaptureKind::kArch)) {
-    if (auto f = nvcc_arch_fix(c.kb, arch, from_ptxas, nvcc_version(c.report), cc, label)) {
-      c.fix = f->fix;
-      c.layer = f->layer;
-      return;
-    }
-  }
-}
-
-// A PyTorch extension built with a toolkit of another CUDA major than torch's (explain/build_fixes.h).
-void check_extension_cuda(const Context& c) {
-  if (!c.fix.empty()) return;
-  auto toolkit = Version::parse(value_of(c.e, "found"));
-  auto torch_cuda = Version::parse(value_of(c.e, "built"));
-  if (!toolkit || !torch_cuda) return;
-  std::optional<Version> release;
-  for (const auto& r : rules::frameworks_in(c.report)) {
-    if (r.fw->value("name", "") == "torch") release = Version::parse(rules::version_text(*r.fw));
-  }
-  auto f = extension_cuda_fix(c.kb, *toolkit, *torch_cuda, release);
-  c.fix = f.fix;
-  c.layer = f.layer;
-}
-
-// A torch of another CUDA than the one wanted: the CUDA the message names, else the toolkit stated.
-void check_torch_variant(const Context& c) {
-  if (!c.fix.empty()) return;
-  auto wanted = Version::parse(value_of(c.e, "wanted"));
-  if (!wanted) wanted = nvcc_version(c.report);
-  std::optional<Version> release;
-  for (const auto& r : rules::frameworks_in(c.report)) {
-    if (r.fw->value("name", "") == "torch") release = Version::parse(rules::version_text(*r.fw));
-  }
-  if (auto f = torch_variant_fix(c.kb, release, wanted)) {
-    c.fix = f->fix;
-    c.layer = f->layer;
-  }
 }
 
 // The CUDA releases this machine has: its runtimes and the toolkit's nvcc.

@@ -193,7 +193,8 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
   const std::string text_lower = ascii_lower(std::string(text));
   // The last few lines, lower-cased, for signatures that need a traceback's frame before the error.
   std::deque<std::string> before;
-  for (const auto& logical : logical_lines(text, sigs, options.require_context)) {
+  for (const auto& logical :
+       logical_lines(text, sigs, options.require_context, &signature_anchor_index(kb))) {
     std::string_view line = logical.text;
     std::size_t line_no = logical.first;
     if (!line.empty()) {

@@ -44,17 +44,27 @@ std::set<const Signature*> signatures_in(std::string_view s, const std::vector<S
 // (matcher.cpp: 200 bytes before it, 320 after) covers the break? A log line
 // without any anchor near its end or the next line's start never joins.
 bool anchor_near_break(std::string_view tail, std::string_view next, const std::vector<Signature>& sigs,
-                       bool ctx) {
+                       bool ctx, const AnchorIndex* index) {
   auto head = next.substr(0, std::min(next.size(), kSide));
+  // A signature that needs context words (a bare number) counts only where they are.
+  auto in_context = [&](const Signature& sig, const std::string& text) {
+    return !ctx || sig.context.empty() ||
+           std::any_of(sig.context.begin(), sig.context.end(),
+                       [&](const std::string& w) { return text.find(w) != std::string::npos; });
+  };
   for (const char* sep : {" ", ""}) {
     std::string text = lower(tail) + sep + lower(head);
     std::size_t brk = tail.size();
+    if (index && index->size() == sigs.size()) {
+      for (const auto& hit : index->find_all(text)) {
+        if (hit.begin < brk + 200 && hit.begin + hit.length + 320 > brk &&
+            in_context(sigs[hit.signature], text))
+          return true;
+      }
+      continue;
+    }
     for (const auto& sig : sigs) {
-      // A signature that needs context words (a bare number) counts only where they are.
-      if (ctx && !sig.context.empty() &&
-          std::none_of(sig.context.begin(), sig.context.end(),
-                       [&](const std::string& w) { return text.find(w) != std::string::npos; }))
-        continue;
+      if (!in_context(sig, text)) continue;
       for (const auto& anchor : sig.anchors) {
         for (auto pos = text.find(anchor); pos != std::string::npos; pos = text.find(anchor, pos + 1)) {
           if (pos < brk + 200 && pos + anchor.size() + 320 > brk) return true;
@@ -86,7 +96,7 @@ const char* guess_separator(std::string_view line) {
 }  // namespace
 
 std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<Signature>& signatures,
-                                       bool require_context) {
+                                       bool require_context, const AnchorIndex* index) {
   std::vector<std::string_view> physical;
   for (std::size_t start = 0; start <= text.size();) {
     auto end = text.find('\n', start);
@@ -104,7 +114,8 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
     while (i + 1 < physical.size() && joined_lines < kMaxLines) {
       auto tail = tail_of(trim_right(l.text));
       auto next = trim_left(trim_right(physical[i + 1]));
-      if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures, require_context)) break;
+      if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures, require_context, index))
+        break;
       auto alone = signatures_in(tail, signatures, require_context);
       // One more line, at a space or at a cut word.
       const char* sep = nullptr;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "explain/anchor_index.h"
 #include "explain/signatures.h"
 
 namespace cudiag::explain {
@@ -20,7 +21,9 @@ struct LogicalLine {
   std::size_t first = 0;  // 1-based number of its first physical line
 };
 
+// `index`, when given, was built from `signatures` (signature_anchor_index): the anchors near each
+// line break are then found in one pass.
 std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<Signature>& signatures,
-                                       bool require_context);
+                                       bool require_context, const AnchorIndex* index = nullptr);
 
 }  // namespace cudiag::explain

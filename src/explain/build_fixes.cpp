@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "explain/captures.h"
+#include "kb/framework_matrix.h"
 
 namespace cudiag::explain {
 
@@ -26,12 +27,7 @@ std::vector<TorchRow> torch_rows(const kb::KnowledgeBase& kb) {
   if (!table.contains("entries")) return out;
   for (const auto& row : table["entries"]) {
     if (row.value("framework", "") != "torch" || !row.contains("cuda_variants")) continue;
-    TorchRow r{row.value("release", ""), {}};
-    for (const auto& v : row["cuda_variants"]) {
-      if (!v.is_string()) continue;
-      if (auto parsed = Version::parse(v.get<std::string>())) r.variants.push_back(*parsed);
-    }
-    out.push_back(std::move(r));
+    out.push_back({row.value("release", ""), kb::framework_cuda_variants(row)});
   }
   return out;
 }
@@ -93,6 +89,11 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
   // the toolkit (cpp_extension only refuses another major; a minor difference is a warning).
   std::vector<std::string> releases;
   std::optional<Version> best;
+  // Nearest at or below the toolkit first (what the thread fixes install), else nearest above.
+  auto rank = [&](const Version& x) {
+    long d = minor_of(x) - minor_of(toolkit);
+    return d <= 0 ? -d : 1000 + d;
+  };
   for (const auto& row : torch_rows(kb)) {
     bool in_question = release ? same_release(row.release, *release)
                                : std::any_of(row.variants.begin(), row.variants.end(), [&](const Version& v) {
@@ -103,11 +104,6 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
     for (const auto& v : row.variants) {
       if (v.major() != toolkit.major()) continue;
       has_major = true;
-      // Nearest at or below the toolkit first (what the thread fixes install), else nearest above.
-      auto rank = [&](const Version& x) {
-        long d = minor_of(x) - minor_of(toolkit);
-        return d <= 0 ? -d : 1000 + d;
-      };
       if (!best || rank(v) < rank(*best)) best = v;
     }
     if (has_major) releases.push_back(row.release);
@@ -143,16 +139,12 @@ std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std
                                           const std::optional<Version>& wanted) {
   if (!wanted) return std::nullopt;
   std::optional<Version> variant;
-  if (release) {
-    for (const auto& row : torch_rows(kb)) {
-      if (!same_release(row.release, *release)) continue;
-      for (const auto& v : row.variants) {
-        if (v.major() != wanted->major()) continue;
-        if (!variant ||
-            std::labs(minor_of(v) - minor_of(*wanted)) < std::labs(minor_of(*variant) - minor_of(*wanted)))
-          variant = v;
-      }
-    }
+  const Json* row = release ? kb::framework_matrix_row(kb, "torch", release->text()) : nullptr;
+  for (const auto& v : row ? kb::framework_cuda_variants(*row) : std::vector<Version>{}) {
+    if (v.major() != wanted->major()) continue;
+    if (!variant ||
+        std::labs(minor_of(v) - minor_of(*wanted)) < std::labs(minor_of(*variant) - minor_of(*wanted)))
+      variant = v;
   }
   Version pick = variant ? *variant : *wanted;
   std::string tag = pick.cuda_tag();

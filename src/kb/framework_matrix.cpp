@@ -24,4 +24,14 @@ const Json* framework_matrix_row(const KnowledgeBase& kb, const std::string& fra
   return nullptr;
 }
 
+std::vector<Version> framework_cuda_variants(const Json& row) {
+  std::vector<Version> out;
+  if (!row.is_object() || !row.contains("cuda_variants") || !row["cuda_variants"].is_array()) return out;
+  for (const auto& v : row["cuda_variants"]) {
+    if (!v.is_string()) continue;
+    if (auto parsed = Version::parse(v.get<std::string>())) out.push_back(*parsed);
+  }
+  return out;
+}
+
 }  // namespace cudiag::kb

@@ -3,8 +3,10 @@
 // `--assume` and the torch wheel advice look them up.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/json.h"
+#include "core/version.h"
 #include "kb/knowledge_base.h"
 
 namespace cudiag::kb {
@@ -14,5 +16,8 @@ namespace cudiag::kb {
 // An empty `version` fits only rows without a release. nullptr when none.
 const Json* framework_matrix_row(const KnowledgeBase& kb, const std::string& framework,
                                  const std::string& version, std::optional<long> cuda_major = std::nullopt);
+
+// A row's cuda_variants as versions, in the table's order; entries that are not versions are skipped.
+std::vector<Version> framework_cuda_variants(const Json& row);
 
 }  // namespace cudiag::kb

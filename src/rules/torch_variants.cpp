@@ -118,12 +118,8 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
 std::optional<std::string> torch_cuda_wheel(const kb::KnowledgeBase& kb, const Version& torch,
                                             const std::optional<Version>& driver_cuda) {
   const Json* row = kb::framework_matrix_row(kb, "torch", torch.text());
-  if (!row || !row->contains("release") || !row->contains("cuda_variants")) return std::nullopt;
-  std::vector<Version> variants;
-  for (const auto& v : (*row)["cuda_variants"]) {
-    if (!v.is_string()) continue;
-    if (auto parsed = Version::parse(v.get<std::string>())) variants.push_back(*parsed);
-  }
+  if (!row || !row->contains("release")) return std::nullopt;
+  auto variants = kb::framework_cuda_variants(*row);
   if (variants.empty()) return std::nullopt;
   std::sort(variants.begin(), variants.end());
   // The newest variant of a CUDA the driver runs (its own major; minor-version compatibility covers a

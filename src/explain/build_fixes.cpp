@@ -112,6 +112,11 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
       "build with a CUDA {0} toolkit, torch's: export CUDA_HOME=/usr/local/cuda-{0} PATH=/usr/local/cuda-{0}/bin:$PATH "
       "(or conda install cuda-nvcc={0}), then rebuild; or install a prebuilt wheel of the extension",
       torch_cuda.text());
+
+  if (!best && toolkit.major() == torch_cuda.major())
+    return BuildFix{fmt::format("The toolkit's CUDA {} and torch's {} differ only in the minor version: {}.",
+                                toolkit.text(), torch_cuda.text(), toolkit_fix),
+                    "cuda_runtime"};
   if (!best) {
     std::string which = release
                             ? fmt::format("torch {} has no build", release->text())
@@ -119,6 +124,21 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
     return BuildFix{fmt::format("Match the toolkit to torch: {} for CUDA {}.x, your toolkit's; {}.", which,
                                 toolkit.major(), toolkit_fix),
                     ""};
+  }
+  if (toolkit.major() == torch_cuda.major()) {
+    // Older cpp_extension refuses a minor difference, newer releases only warn; the thread fixes
+    // line the toolkit up with torch (CUDA_HOME), so that comes first.
+    std::string variant = minor_of(*best) == minor_of(toolkit)
+                              ? fmt::format(
+                                    " Or install torch's {} build (--index-url "
+                                    "https://download.pytorch.org/whl/{}).",
+                                    best->cuda_tag(), best->cuda_tag())
+                              : "";
+    return BuildFix{
+        fmt::format("The toolkit's CUDA {} and torch's {} differ only in the minor version (older "
+                    "torch releases refuse that, newer ones warn): {}.{}",
+                    toolkit.text(), torch_cuda.text(), toolkit_fix, variant),
+        "cuda_runtime"};
   }
   std::string tag = best->cuda_tag();
   // The table lists the newest release first.
@@ -165,6 +185,68 @@ std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std
           "sorts first or PyPI's default build; with conda, check the build string (conda list torch) for cuda rather than cpu.",
           pick.text(), pin, source, note),
       "frameworks"};
+}
+
+namespace {
+
+// The toolkit_identifiers entry that lists `name`.
+const Json* identifier_entry(const kb::KnowledgeBase& kb, const std::string& name) {
+  const Json& table = kb.raw("toolkit_identifiers");
+  if (!table.contains("entries")) return nullptr;
+  for (const auto& e : table["entries"]) {
+    for (const auto& n : e.value("names", Json::array())) {
+      if (n.is_string() && n.get<std::string>() == name) return &e;
+    }
+  }
+  return nullptr;
+}
+
+// The newest toolkit release of the KB before `removed` ("11.8" before 12.0).
+std::optional<Version> last_release_before(const kb::KnowledgeBase& kb, const Version& removed) {
+  std::optional<Version> last;
+  for (const auto& r : kb.toolkit_releases()) {
+    auto minor = Version::parse(fmt::format("{}.{}", r.cuda.major(), r.cuda.minor()));
+    if (minor && *minor < removed && (!last || *last < *minor)) last = minor;
+  }
+  return last;
+}
+
+}  // namespace
+
+std::optional<BuildFix> identifier_fix(const kb::KnowledgeBase& kb, const std::string& identifier,
+                                       const std::optional<Version>& nvcc) {
+  const Json* e = identifier_entry(kb, identifier);
+  if (!e) return std::nullopt;
+  std::string what = e->value("what", "");
+  bool cudnn = identifier.rfind("cudnn", 0) == 0 || identifier.rfind("CUDNN_", 0) == 0;
+  std::string layer = cudnn ? "libraries" : "cuda_runtime";
+  std::string used = nvcc ? fmt::format(" (nvcc {} here)", nvcc->text()) : "";
+  if (auto since = Version::parse(e->value("since", ""))) {
+    if (nvcc && !(*nvcc < *since))
+      return BuildFix{fmt::format("{} came with CUDA {} ({}), and nvcc {} has it: the build compiles against "
+                                  "another, older toolkit's headers (a distribution's nvidia-cuda-dev in "
+                                  "/usr/include, or CUDA_HOME / CUDA_PATH / -I pointing at an old toolkit); "
+                                  "point them at the toolkit of nvcc {}",
+                                  identifier, since->text(), what, nvcc->text(), nvcc->text()),
+                      layer};
+    return BuildFix{
+        fmt::format("{} came with CUDA {} ({}): the toolkit compiling this is older{}. Build with "
+                    "CUDA {} or newer: install that toolkit and point PATH and CUDA_HOME at it "
+                    "(nvcc --version must show it)",
+                    identifier, since->text(), what, used, since->text()),
+        layer};
+  }
+  auto removed = Version::parse(e->value("removed", ""));
+  if (!removed) return std::nullopt;
+  std::string only = e->contains("removed_for") ? " for " + e->value("removed_for", "") : "";
+  if (nvcc && *nvcc < *removed && only.empty()) return std::nullopt;
+  auto last = last_release_before(kb, *removed);
+  std::string older = last ? fmt::format("CUDA {} (the last before {})", last->text(), removed->text())
+                           : fmt::format("a CUDA older than {}", removed->text());
+  return BuildFix{fmt::format("{} is gone from CUDA {}{} ({}): the code was written for an older toolkit{}. "
+                              "Build it with {}, or use a release of the project ported to the newer API",
+                              identifier, removed->text(), only, what, used, older),
+                  layer};
 }
 
 }  // namespace cudiag::explain

@@ -27,7 +27,8 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
 // torch.utils.cpp_extension refusing toolkit CUDA `toolkit` for a torch built with CUDA `torch_cuda`:
 // when a torch release (`release`, else any that has a `torch_cuda` build) also publishes a build for
 // the toolkit's major, installing it is the fix (frameworks); otherwise the toolkit must be torch's
-// (cuda_runtime).
+// (cuda_runtime). A toolkit of torch's major but another minor (only a warning) is lined up with
+// torch's CUDA (cuda_runtime).
 BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit, const Version& torch_cuda,
                             const std::optional<Version>& release);
 
@@ -36,5 +37,12 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
 // with its local version and installed from that variant's index. nullopt when nothing is wanted.
 std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std::optional<Version>& release,
                                           const std::optional<Version>& wanted);
+
+// A compile error naming `identifier` as undefined: when the knowledge base's toolkit_identifiers
+// knows the name, the toolkit release that added it (the toolkit is too old) or removed it (too
+// new), as the fix; cuDNN's names are the libraries layer's. `nvcc`, when known, tells a toolkit
+// that already has the name (another toolkit's headers are found first). nullopt for other names.
+std::optional<BuildFix> identifier_fix(const kb::KnowledgeBase& kb, const std::string& identifier,
+                                       const std::optional<Version>& nvcc);
 
 }  // namespace cudiag::explain

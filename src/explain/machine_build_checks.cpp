@@ -82,4 +82,15 @@ void check_torch_variant(const Context& c) {
   }
 }
 
+// A compile error naming a CUDA identifier the toolkit lacks (explain/build_fixes.h).
+void check_toolkit_identifier(const Context& c) {
+  if (!c.fix.empty()) return;
+  auto name = value_of(c.e, "identifier");
+  if (name.empty()) return;
+  if (auto f = identifier_fix(c.kb, name, nvcc_version(c.report))) {
+    c.fix = f->fix;
+    c.layer = f->layer;
+  }
+}
+
 }  // namespace cudiag::explain

@@ -38,5 +38,6 @@ std::optional<Version> torch_release(const Json& report);
 void check_nvcc_arch(const Context& c);
 void check_extension_cuda(const Context& c);
 void check_torch_variant(const Context& c);
+void check_toolkit_identifier(const Context& c);
 
 }  // namespace cudiag::explain

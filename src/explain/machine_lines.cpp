@@ -473,6 +473,7 @@ const std::map<std::string, Check>& machine_checks() {
       {"nvcc_arch", check_nvcc_arch},
       {"extension_cuda", check_extension_cuda},
       {"torch_variant", check_torch_variant},
+      {"toolkit_identifier", check_toolkit_identifier},
       {"devices", check_devices},
       {"kernel_vs_user", check_kernel_vs_user},
       {"forward_compat", check_forward_compat},
@@ -516,7 +517,7 @@ void add_machine_lines(std::vector<Explanation>& explanations, const Json& repor
 void add_message_fixes(std::vector<Explanation>& explanations, const kb::KnowledgeBase& kb) {
   static const Json nothing_known = Json::object();
   run_checks(explanations, nothing_known, kb, [](const std::string& m) {
-    return m == "nvcc_arch" || m == "extension_cuda" || m == "torch_variant";
+    return m == "nvcc_arch" || m == "extension_cuda" || m == "torch_variant" || m == "toolkit_identifier";
   });
 }
 

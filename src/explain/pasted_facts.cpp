@@ -154,6 +154,20 @@ void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) 
                         re(R"(^\s*([A-Za-z][\w.\-]*?)-(\d+(?:\.\d+)+)\s*\|\s*(\S+)\s+[\d.]+ [KMG]B)"))) {
     s = m[1].str() + " " + m[2].str() + " " + m[3].str();
     l = lower(s) + " [conda]";
+  } else if (has(l, "::") &&
+             std::regex_search(
+                 s_in, m,
+                 re(R"(^\s*[A-Za-z][\w.\-]*\s+[\w./\-]+::([A-Za-z][\w.\-]*?)-(\d+(?:\.\d+)+)-(\S+))"))) {
+    // conda 4.6+'s install plan: "  jaxlib   conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1".
+    s = m[1].str() + " " + m[2].str() + " " + m[3].str();
+    l = lower(s) + " [conda]";
+  } else if (
+      std::regex_search(
+          s_in, m,
+          re(R"(^\s*([A-Za-z][\w.\-]*):\s+(\d+(?:\.\d+)+)-(\S+)\s+[\w./\-]+(?:\s+\[[\w\s]*\])?\s*$)"))) {
+    // conda 4.5's plan: "    pytorch:     0.3.0-py27_cuda9.0.176_cudnn7.0.3hdbbd62b_4 pytorch [cuda90]".
+    s = m[1].str() + " " + m[2].str() + " " + m[3].str();
+    l = lower(s) + " [conda]";
   }
   if (!std::regex_search(
           s, m,
@@ -180,6 +194,12 @@ void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) 
              name == "tensorflow-intel") {
     r.add(name == "tensorflow-cpu" ? "tensorflow-cpu" : "tensorflow", version, what);
   } else if (name == "jaxlib") {
+    // conda-forge's jaxlib builds say their CUDA in the build string ("cuda112py311h…", "cuda120py312h…").
+    std::smatch b;
+    if (version.find('+') == std::string::npos && std::regex_search(build, b, re(R"(^cuda(\d{2,3}))"))) {
+      long cuda = std::stol(b[1].str());
+      version += "+cuda" + std::to_string(cuda >= 100 ? cuda / 10 : cuda);
+    }
     r.add("jaxlib", version, what);
   } else if (name.rfind("jax-cuda", 0) == 0 && has(name, "plugin")) {
     r.add("jax-cuda" + name.substr(8, name.find('-', 8) - 8), version, what);

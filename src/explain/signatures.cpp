@@ -224,10 +224,12 @@ const std::vector<std::string>& explain_layers() {
 }
 
 const std::vector<std::string>& machine_check_names() {
-  static const std::vector<std::string> names = {
-      "driver",          "runtimes",    "gpus",      "devices",        "kernel_vs_user", "forward_compat",
-      "container",       "environment", "library",   "driver_lib",     "build_for_gpu",  "torch_build",
-      "toolkit_for_gpu", "soname_cuda", "nvcc_arch", "extension_cuda", "torch_variant"};
+  static const std::vector<std::string> names = {"driver",          "runtimes",       "gpus",
+                                                 "devices",         "kernel_vs_user", "forward_compat",
+                                                 "container",       "environment",    "library",
+                                                 "driver_lib",      "build_for_gpu",  "torch_build",
+                                                 "toolkit_for_gpu", "soname_cuda",    "nvcc_arch",
+                                                 "extension_cuda",  "torch_variant",  "toolkit_identifier"};
   return names;
 }
 

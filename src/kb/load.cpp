@@ -47,6 +47,8 @@ const std::vector<TableDef>& table_defs() {
       {"error_signatures", nullptr},
       // No builder: the frameworks rules read it (src/rules/framework_rules.cpp).
       {"framework_matrix", nullptr},
+      // No builder: explain's build fixes read it (src/explain/build_fixes.cpp).
+      {"toolkit_identifiers", nullptr},
   };
   return defs;
 }

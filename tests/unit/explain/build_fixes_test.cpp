@@ -76,5 +76,33 @@ TEST(BuildFixesTest, AWrongTorchVariantNamesTheReleasesBuildForTheWantedCuda) {
   EXPECT_NE(torch_variant_fix(kb(), v("2.1.0"), v("12.3"))->fix.find("+cu121"), std::string::npos);
 }
 
+TEST(BuildFixesTest, AMinorToolkitDifferenceLinesTheToolkitUpWithTorch) {
+  // 11.8 against torch's 11.7: CUDA_HOME at torch's toolkit first (what the threads did).
+  auto f = extension_cuda_fix(kb(), v("11.8"), v("11.7"), std::nullopt);
+  EXPECT_EQ(f.layer, "cuda_runtime");
+  EXPECT_NE(f.fix.find("CUDA_HOME=/usr/local/cuda-11.7"), std::string::npos) << f.fix;
+  EXPECT_NE(f.fix.find("only in the minor version"), std::string::npos) << f.fix;
+}
+
+TEST(BuildFixesTest, AnUndefinedCudaIdentifierNamesTheReleaseThatAddedOrRemovedIt) {
+  auto added = identifier_fix(kb(), "__shfl_down_sync", v("8.0.44"));
+  ASSERT_TRUE(added);
+  EXPECT_EQ(added->layer, "cuda_runtime");
+  EXPECT_NE(added->fix.find("came with CUDA 9.0"), std::string::npos) << added->fix;
+  EXPECT_NE(added->fix.find("nvcc 8.0.44 here"), std::string::npos) << added->fix;
+  // nvcc already new enough: another toolkit's headers are found first.
+  auto mixed = identifier_fix(kb(), "cudaMallocAsync", v("12.1"));
+  ASSERT_TRUE(mixed);
+  EXPECT_NE(mixed->fix.find("another, older toolkit's headers"), std::string::npos) << mixed->fix;
+  // Removed: the last toolkit before the removal, from toolkit_drivers.
+  auto removed = identifier_fix(kb(), "cudaBindTexture", std::nullopt);
+  ASSERT_TRUE(removed);
+  EXPECT_NE(removed->fix.find("gone from CUDA 12.0"), std::string::npos) << removed->fix;
+  EXPECT_NE(removed->fix.find("CUDA 11.8 (the last before 12.0)"), std::string::npos) << removed->fix;
+  // An older nvcc still has a removed name: not this fix. A name the table lacks: nothing.
+  EXPECT_FALSE(identifier_fix(kb(), "cudaBindTexture", v("11.8")));
+  EXPECT_FALSE(identifier_fix(kb(), "myOwnKernelHelper", std::nullopt));
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -65,6 +65,18 @@ TEST(PastedFactsTest, PackageListsCondaBuildsAndPrintedVersions) {
       "pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n");
   EXPECT_EQ(fact(conda, "torch"), "1.3.0+cu101");
   EXPECT_EQ(fact(conda, "cudnn"), "7.6.3");
+  // conda's install plans: 4.6+ ("channel/platform::name-version-build") and 4.5 ("name: version-build
+  // channel").
+  auto plan = read_pasted_facts(
+      "The following NEW packages will be INSTALLED:\n"
+      "  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1\n"
+      "    pytorch:     0.3.0-py27_cuda9.0.176_cudnn7.0.3hdbbd62b_4 pytorch [cuda90]\n");
+  EXPECT_EQ(fact(plan, "jaxlib"), "0.4.4");  // a CPU build: no CUDA in the build string
+  EXPECT_EQ(fact(plan, "torch"), "0.3.0+cu90");
+  EXPECT_EQ(fact(plan, "cudnn"), "7.0.3");
+  auto cuda_jaxlib =
+      read_pasted_facts("  jaxlib  conda-forge/linux-64::jaxlib-0.4.23-cuda120py311h5a49b2e_200\n");
+  EXPECT_EQ(fact(cuda_jaxlib, "jaxlib"), "0.4.23+cuda12");
   auto printed = read_pasted_facts("2.1.0+cu121 12.1 8902\n");
   EXPECT_EQ(fact(printed, "torch"), "2.1.0+cu121");
   EXPECT_EQ(fact(printed, "cudnn"), "8.9.2");

@@ -183,5 +183,26 @@ TEST(KnowledgeBaseSchemaTest, EveryGpuHasAKnownArchitecture) {
   for (const auto& g : kb.gpus()) EXPECT_NE(kb.arch_for_cc(g.cc), nullptr) << g.name;
 }
 
+// toolkit_identifiers: each name once, each entry either added ("since") or removed in a CUDA
+// release the toolkit table lists, so explain's "build with CUDA X" names a release that exists.
+TEST(KnowledgeBaseSchemaTest, ToolkitIdentifiersNameRealReleasesAndEachNameOnce) {
+  const auto& kb = KnowledgeBase::builtin();
+  auto released = [&](const Version& minor) {
+    for (const auto& r : kb.toolkit_releases()) {
+      if (r.cuda.major() == minor.major() && r.cuda.minor() == minor.minor()) return true;
+    }
+    return false;
+  };
+  std::set<std::string> names;
+  for (const auto& e : embedded_table("toolkit_identifiers")["entries"]) {
+    EXPECT_NE(e.contains("since"), e.contains("removed")) << e.dump();
+    auto at = Version::parse(e.value("since", e.value("removed", "")));
+    ASSERT_TRUE(at) << e.dump();
+    EXPECT_TRUE(released(*at)) << at->text() << " is not a toolkit release";
+    ASSERT_FALSE(e["names"].empty());
+    for (const auto& n : e["names"]) EXPECT_TRUE(names.insert(n.get<std::string>()).second) << n;
+  }
+}
+
 }  // namespace
 }  // namespace cudiag::kb

@@ -56,7 +56,12 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
     return;  // the same GPU's name on the line adds nothing
   }
   if (has(l, "gtx") || has(l, "rtx")) {
+    // "upgraded from a GTX 1060 to an RTX 4060", "replaced my 1080 with a 3090": the GPU now in
+    // the machine is the last one the line names.
+    bool replaced = has(l, "upgrad") || has(l, "replac") || has(l, "switch") || has(l, " from ");
+    std::size_t before = out.size();
     for (auto it = std::sregex_iterator(s.begin(), s.end(), geforce); it != std::sregex_iterator(); ++it) {
+      if (replaced && out.size() > before) out.pop_back();
       const auto& g = *it;
       std::string model = upper(g[2]);
       std::string suffix = !g[3].matched ? "" : (upper(g[3]) == "TI" ? " Ti" : " SUPER");
@@ -106,7 +111,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:={1,3}|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm\d+(?:\.\d+)*))?)(?!\d|\.\d))",
       kIcase);
   static const std::regex driver(
-      R"(\bdrivers?(?:\s+version)?[\s-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
+      R"(\bdrivers?(?:\s+version)?[\s(-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
       kIcase);
   // "with CUDA 12.2", "cuda10.0", "CUDA version is 11.8", "(in server with cuda 11.1)": the toolkit the
   // reporter has. Not nvidia-smi's header (the driver's CUDA), a path (/usr/local/cuda-11.7) or a

@@ -281,6 +281,8 @@ def main():
             if code:
                 layer, remedy = classify(api, name)
                 row["note"], row["layer"] = remedy, layer
+            if "legacy_code" in prev:  # the pre-10.1 number, recorded by hand (not in today's headers)
+                row["legacy_code"] = prev["legacy_code"]
             row["source"] = prev.get("source", source)
             if "confidence" in prev:
                 row["confidence"] = prev["confidence"]

@@ -49,7 +49,7 @@ std::string soname_version(const std::string& soname) {
 
 // The release a CUDA Windows DLL's suffix names: "cudart64_110.dll" -> "11.x"
 // (every CUDA 11 runtime ships it), "cudart64_101.dll" -> "10.1",
-// "cublas64_12.dll" -> "12.x", "cudnn64_8.dll" -> "8.x"; "" for other names.
+// "cublas64_12.dll" -> "12.x", "cudart64_80.dll" -> "8.0", "cudnn64_8.dll" -> "8.x"; "" for other names.
 std::string dll_version(const std::string& name) {
   auto w = name.find("64_");
   auto dot = name.find(".dll");
@@ -60,7 +60,8 @@ std::string dll_version(const std::string& name) {
     return "";
   if (digits.size() == 3 && digits[0] == '1' && digits[1] >= '1') return digits.substr(0, 2) + ".x";
   if (digits.size() == 3) return digits.substr(0, 2) + "." + digits.substr(2);
-  if (digits.size() == 2 && digits[0] == '9') return "9." + digits.substr(1);
+  // CUDA 6.5 to 9.2 wrote major and minor: cudart64_65, _70, _75, _80, _90, _92.
+  if (digits.size() == 2 && digits[0] >= '6') return digits.substr(0, 1) + "." + digits.substr(1);
   return digits + ".x";
 }
 
@@ -256,6 +257,20 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
               : to_long(text);
       if (!code) break;
       auto picked = of_likely_api(kb.errors_with_code(*code), line_lower);
+      // A runtime number today's numbering lacks, or gives to a profiler error deprecated since
+      // CUDA 5.0, is one of CUDA 10.0 and older (Caffe's "cudaSuccess (30 vs. 0)" is cudaErrorUnknown).
+      bool current = std::any_of(picked.begin(), picked.end(), [](const kb::ErrorCode* e) {
+        return e->api != "runtime" || e->meaning.rfind("Deprecated", 0) != 0;
+      });
+      if (!current && likely_api(line_lower) == "runtime") {
+        if (const auto* old = kb.runtime_error_with_legacy_code(*code)) {
+          picked = {old};
+          r.notes.push_back(
+              fmt::format("error {} is {} in CUDA 10.0 and older, before CUDA 10.1 renumbered the "
+                          "runtime's errors (it is {} today)",
+                          *code, old->name, old->code));
+        }
+      }
       if (picked.empty()) break;
       for (const auto* e : picked) r.errors.push_back(from_kb(*e));
       const auto& first = *picked.front();

@@ -226,12 +226,16 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       }
     }
   }
-  // Wrappers and symptoms in words come after the first specific message (not a bare error code,
-  // which says less than the wrapper), whatever their lines.
+  // The first specific message answers first, whatever its line: bare error codes and names say
+  // less than it ("make: *** Error 4" before the DKMS failure), and wrappers and symptoms in words
+  // less still.
   auto specific =
       std::find_if(out.begin(), out.end(), [](const Explanation& e) { return !e.defers && !e.generic; });
-  if (specific != out.end())
-    std::stable_partition(out.begin(), specific + 1, [](const Explanation& e) { return !e.defers; });
+  if (specific != out.end()) {
+    auto rank = [](const Explanation& e) { return e.defers ? 2 : (e.generic ? 1 : 0); };
+    std::stable_sort(out.begin(), specific + 1,
+                     [&](const Explanation& a, const Explanation& b) { return rank(a) < rank(b); });
+  }
   return out;
 }
 

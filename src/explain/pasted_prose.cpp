@@ -117,7 +117,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
   // reporter has. Not nvidia-smi's header (the driver's CUDA), a path (/usr/local/cuda-11.7) or a
   // framework's build ("CUDA used to build PyTorch").
   static const std::regex cuda(
-      R"((?:^|[^a-z0-9/_.\-])cuda[\s_-]?(?:toolkit\s?)?(?:version\s*(?:is|:|=)?\s*|v)?(\d{1,2}\.\d)(?:\.\d+)*(?!\d|\.\d|\+|/))",
+      R"((?:^|[^a-z0-9/_.\-])cuda[\s_-]?(?:toolkit\s?)?(?:version\s*(?:is|:|=)?\s*|v|is\s+)?(\d{1,2}\.\d)(?:\.\d+)*(?!\d|\.\d|\+|/))",
       kIcase);
   std::smatch m;
   if (version_after(l, "cuda") && !has(l, "driver version") && !has(l, "used to build") &&

@@ -30,6 +30,7 @@ std::vector<ErrorRef> read_error_refs(const EntryReader& e) {
 void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
   std::set<std::pair<std::string, long>> codes;
   std::set<std::string> names;
+  std::set<long> legacy;
   for (auto& e : table_array(t, "entries")) {
     ErrorCode c;
     c.api = e.str("api");
@@ -40,6 +41,10 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     c.meaning = e.str("meaning");
     c.layer = e.str_or("layer", "");
     c.message = e.str_or("message", "");
+    c.legacy_code = e.opt_integer("legacy_code");
+    if (c.legacy_code && c.api != "runtime") e.fail("legacy_code: only runtime errors were renumbered");
+    if (c.legacy_code && !legacy.insert(*c.legacy_code).second)
+      e.fail(fmt::format("duplicate legacy_code {}", *c.legacy_code));
     static const std::set<std::string> apis = {"driver", "runtime", "nvml", "cublas", "cudnn", "nccl"};
     if (!apis.count(c.api)) e.fail("api: expected driver, runtime, nvml, cublas, cudnn or nccl");
     if (!name_fits_api(c.api, c.name)) e.fail(fmt::format("name does not look like a {} API name", c.api));

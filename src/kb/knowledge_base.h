@@ -45,6 +45,8 @@ class KnowledgeBase {
   const ErrorCode* error(std::string_view api, long code) const;
   const ErrorCode* error_named(std::string_view name) const;        // exact name, case-insensitive
   std::vector<const ErrorCode*> errors_with_code(long code) const;  // every api that defines it
+  // The runtime error CUDA 10.0 and older numbered `code` (before CUDA 10.1's renumbering), if any.
+  const ErrorCode* runtime_error_with_legacy_code(long code) const;
   // The errors whose recorded message is the longest one `text` starts with (case-insensitive, and
   // ending at a word boundary), one per API that prints it; empty when none does.
   std::vector<const ErrorCode*> errors_with_message(std::string_view text) const;

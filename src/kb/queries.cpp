@@ -89,6 +89,13 @@ std::vector<const ErrorCode*> KnowledgeBase::errors_with_code(long code) const {
   return out;
 }
 
+const ErrorCode* KnowledgeBase::runtime_error_with_legacy_code(long code) const {
+  for (const auto& e : d_->errors) {
+    if (e.legacy_code == code) return &e;
+  }
+  return nullptr;
+}
+
 std::vector<const ErrorCode*> KnowledgeBase::errors_with_message(std::string_view text) const {
   auto have = lower(text);
   std::size_t best = 0;

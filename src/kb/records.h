@@ -39,6 +39,9 @@ struct ErrorCode : Provenance {
   // What the API's own string function prints for it (cudaGetErrorString, cuGetErrorString,
   // nvmlErrorString), when recorded: how the error appears in logs without its name.
   std::string message;
+  // Runtime errors: the number CUDA 10.0 and older gave this error, before CUDA 10.1 renumbered the
+  // runtime's errors (cudaErrorUnknown was 30, cudaErrorNoDevice 38).
+  std::optional<long> legacy_code;
 };
 
 // One OS column of a toolkit row.

@@ -120,6 +120,25 @@ TEST(ExplainEngineTest, ABareNumberCountsInALogOnlyNearCudaWords) {
   EXPECT_TRUE(explain_text("CUDA error 4321", builtin(), typed).empty());
 }
 
+TEST(ExplainEngineTest, ARuntimeNumberOfCuda10AndOlderIsReadInTheOldNumbering) {
+  // Caffe's CHECK quotes the runtime's number; CUDA 10.1 renumbered the errors (unknown 30 -> 999).
+  auto unknown =
+      explain_text("F0119 common.cpp:152] Check failed: error == cudaSuccess (30 vs. 0)", builtin());
+  ASSERT_FALSE(unknown.empty());
+  EXPECT_EQ(unknown[0].id, "cuda-unknown-error");
+  EXPECT_TRUE(std::any_of(unknown[0].notes.begin(), unknown[0].notes.end(), [](const std::string& n) {
+    return n.find("CUDA 10.0 and older") != std::string::npos;
+  }));
+  // 8 today is a profiler error deprecated since CUDA 5.0: in a log it is the old invalid device function.
+  auto eight = explain_text("Check failed: error == cudaSuccess (8 vs. 0)", builtin());
+  ASSERT_FALSE(eight.empty());
+  EXPECT_EQ(eight[0].layer, "binaries");
+  // A number today's numbering defines keeps today's meaning (35: the driver is too old).
+  auto current = explain_text("Check failed: error == cudaSuccess (35 vs. 0)", builtin());
+  ASSERT_FALSE(current.empty());
+  EXPECT_EQ(current[0].layer, "driver_api");
+}
+
 TEST(ExplainEngineTest, SpecificMatchWinsOverTheGenericOnesOnItsLine) {
   auto found = explain_text(
       " CUDA error: 35 (0x23) cudaErrorInsufficientDriver : CUDA driver version is insufficient for CUDA "

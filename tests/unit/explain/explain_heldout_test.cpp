@@ -109,5 +109,21 @@ TEST(ExplainHeldoutTest, FourteenthToTwentyThirdSetsStayAboveTheirMeasuredFloors
   score_file("heldout23_cases.json", "held-out #23 (pasted)", 2.0 / 10, true, 10);
 }
 
+// Sets #24-#32 (2026-12-05, fourth session). Each was scored once unseen (its "first_scored" block),
+// then read as a development set: out-of-sample, the nine gave 44/153 right layer and remedy with
+// the session-start binary (2379aa1) and 46/153 when first scored. The floors are the right-layer
+// counts at the end of the session.
+TEST(ExplainHeldoutTest, TwentyFourthToThirtySecondSetsStayAboveTheirMeasuredFloors) {
+  score_file("heldout24_cases.json", "held-out #24 (development set, pasted)", 15.0 / 24, true, 9);
+  score_file("heldout25_cases.json", "held-out #25 (development set, pasted)", 17.0 / 26, true, 9);
+  score_file("heldout26_cases.json", "held-out #26 (development set, pasted)", 15.0 / 23, true, 9);
+  score_file("heldout27_cases.json", "held-out #27 (development set, pasted)", 15.0 / 20, true, 9);
+  score_file("heldout28_cases.json", "held-out #28 (development set, pasted)", 12.0 / 15, true, 9);
+  score_file("heldout29_cases.json", "held-out #29 (development set, pasted)", 6.0 / 11, true, 9);
+  score_file("heldout30_cases.json", "held-out #30 (development set, pasted)", 10.0 / 13, true, 9);
+  score_file("heldout31_cases.json", "held-out #31 (development set, pasted)", 5.0 / 9, true, 9);
+  score_file("heldout32_cases.json", "held-out #32 (development set, pasted)", 8.0 / 12, true, 9);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -125,5 +125,17 @@ TEST(ExplainHeldoutTest, TwentyFourthToThirtySecondSetsStayAboveTheirMeasuredFlo
   score_file("heldout32_cases.json", "held-out #32 (development set, pasted)", 8.0 / 12, true, 9);
 }
 
+// Sets #33-#38 (2026-12-05, fourth session), the session's last. #33-#35 were scored once unseen and then
+// read (their helpers' reports described the cases); #36-#38 stayed unseen to the end (their helpers
+// reported only counts): 4/26 right layer and remedy with the session-start binary and at the end.
+TEST(ExplainHeldoutTest, ThirtyThirdToThirtyEighthSetsStayAboveTheirMeasuredFloors) {
+  score_file("heldout33_cases.json", "held-out #33 (development set, pasted)", 5.0 / 6, true, 3);
+  score_file("heldout34_cases.json", "held-out #34 (development set, pasted)", 6.0 / 8, true, 3);
+  score_file("heldout35_cases.json", "held-out #35 (development set, pasted)", 8.0 / 11, true, 3);
+  score_file("heldout36_cases.json", "held-out #36 (pasted)", 1.0 / 3, true, 3);
+  score_file("heldout37_cases.json", "held-out #37 (pasted)", 3.0 / 10, true, 3);
+  score_file("heldout38_cases.json", "held-out #38 (pasted)", 2.0 / 13, true, 3);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "explain/matcher.h"
@@ -107,6 +108,14 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
     if (end == text.size()) break;
     start = end + 1;
   }
+  // The signatures each physical line matches alone, computed once: a dense log asks for a line's
+  // as the next line of one break and again inside the longer joins that follow.
+  std::vector<std::optional<std::set<const Signature*>>> alone_in(physical.size());
+  auto alone_in_line = [&](std::size_t j) -> const std::set<const Signature*>& {
+    if (!alone_in[j])
+      alone_in[j] = signatures_in(trim_left(trim_right(physical[j])), signatures, require_context);
+    return *alone_in[j];
+  };
   std::vector<LogicalLine> out;
   for (std::size_t i = 0; i < physical.size(); ++i) {
     LogicalLine l{std::string(physical[i]), i + 1};
@@ -120,7 +129,7 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
       // One more line, at a space or at a cut word.
       const char* sep = nullptr;
       auto alone_two = alone;
-      for (auto* s : signatures_in(next, signatures, require_context)) alone_two.insert(s);
+      for (auto* s : alone_in_line(i + 1)) alone_two.insert(s);
       for (const char* s : {" ", ""}) {
         if (new_match_across(std::string(tail) + s + std::string(next), tail.size(), alone_two, signatures,
                              require_context)) {
@@ -141,7 +150,7 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
           if (line.empty()) break;
           joined += guess_separator(prev);
           joined += line;
-          for (auto* s : signatures_in(line, signatures, require_context)) alone_all.insert(s);
+          for (auto* s : alone_in_line(i + k)) alone_all.insert(s);
           prev = physical[i + k];
           if (k >= 2 && new_match_across(joined, tail.size(), alone_all, signatures, require_context)) {
             take = k;

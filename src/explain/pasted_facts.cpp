@@ -142,6 +142,16 @@ void read_collect_env(Reader& r, const std::string& s, const std::string& l) {
     r.add("cudnn", m[1], "torch collect_env (cuDNN candidates)");
 }
 
+// "name:   1.2-build": a colon, spaces, then a digit (conda 4.5's plan lines), tested before the regex
+// that reads them, which most log lines would otherwise run.
+bool version_after_colon(const std::string& l) {
+  auto colon = l.find(':');
+  if (colon == std::string::npos) return false;
+  auto digit = l.find_first_not_of(" \t", colon + 1);
+  return digit != std::string::npos && digit > colon + 1 &&
+         std::isdigit(static_cast<unsigned char>(l[digit]));
+}
+
 // pip list ("torch  2.1.0+cu121"), pip freeze ("torch==2.1.0+cu121"), collect_env's "[pip3] torch==2.1.0".
 void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) {
   std::smatch m;
@@ -162,6 +172,7 @@ void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) 
     s = m[1].str() + " " + m[2].str() + " " + m[3].str();
     l = lower(s) + " [conda]";
   } else if (
+      version_after_colon(l) &&
       std::regex_search(
           s_in, m,
           re(R"(^\s*([A-Za-z][\w.\-]*):\s+(\d+(?:\.\d+)+)-(\S+)\s+[\w./\-]+(?:\s+\[[\w\s]*\])?\s*$)"))) {

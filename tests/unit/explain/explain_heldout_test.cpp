@@ -121,7 +121,7 @@ constexpr PastedSet kPastedSets[] = {
     {24, 15, 24, true},
     {25, 17, 26, true},
     {26, 15, 23, true},
-    {27, 15, 20, true},
+    {27, 16, 20, true},
     {28, 12, 15, true},
     {29, 6, 11, true},
     {30, 10, 13, true},

@@ -194,7 +194,8 @@ TEST(KnowledgeBaseSchemaTest, ToolkitIdentifiersNameRealReleasesAndEachNameOnce)
     return false;
   };
   std::set<std::string> names;
-  for (const auto& e : embedded_table("toolkit_identifiers")["entries"]) {
+  const Json table = embedded_table("toolkit_identifiers");  // kept alive for the loop below
+  for (const auto& e : table["entries"]) {
     EXPECT_NE(e.contains("since"), e.contains("removed")) << e.dump();
     auto at = Version::parse(e.value("since", e.value("removed", "")));
     ASSERT_TRUE(at) << e.dump();

@@ -112,23 +112,10 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
       "build with a CUDA {0} toolkit, torch's: export CUDA_HOME=/usr/local/cuda-{0} PATH=/usr/local/cuda-{0}/bin:$PATH "
       "(or conda install cuda-nvcc={0}), then rebuild; or install a prebuilt wheel of the extension",
       torch_cuda.text());
-
-  if (!best && toolkit.major() == torch_cuda.major())
-    return BuildFix{fmt::format("The toolkit's CUDA {} and torch's {} differ only in the minor version: {}.",
-                                toolkit.text(), torch_cuda.text(), toolkit_fix),
-                    "cuda_runtime"};
-  if (!best) {
-    std::string which = release
-                            ? fmt::format("torch {} has no build", release->text())
-                            : fmt::format("no torch release with a CUDA {} build has one", torch_cuda.text());
-    return BuildFix{fmt::format("Match the toolkit to torch: {} for CUDA {}.x, your toolkit's; {}.", which,
-                                toolkit.major(), toolkit_fix),
-                    ""};
-  }
   if (toolkit.major() == torch_cuda.major()) {
     // Older cpp_extension refuses a minor difference, newer releases only warn; the thread fixes
     // line the toolkit up with torch (CUDA_HOME), so that comes first.
-    std::string variant = minor_of(*best) == minor_of(toolkit)
+    std::string variant = best && minor_of(*best) == minor_of(toolkit)
                               ? fmt::format(
                                     " Or install torch's {} build (--index-url "
                                     "https://download.pytorch.org/whl/{}).",
@@ -139,6 +126,14 @@ BuildFix extension_cuda_fix(const kb::KnowledgeBase& kb, const Version& toolkit,
                     "torch releases refuse that, newer ones warn): {}.{}",
                     toolkit.text(), torch_cuda.text(), toolkit_fix, variant),
         "cuda_runtime"};
+  }
+  if (!best) {
+    std::string which = release
+                            ? fmt::format("torch {} has no build", release->text())
+                            : fmt::format("no torch release with a CUDA {} build has one", torch_cuda.text());
+    return BuildFix{fmt::format("Match the toolkit to torch: {} for CUDA {}.x, your toolkit's; {}.", which,
+                                toolkit.major(), toolkit_fix),
+                    ""};
   }
   std::string tag = best->cuda_tag();
   // The table lists the newest release first.

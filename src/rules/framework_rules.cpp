@@ -169,9 +169,7 @@ void cpu_only_build(const Json& report, const kb::KnowledgeBase& kb, std::vector
       remedy =
           "pip uninstall onnxruntime && pip install onnxruntime-gpu (the two packages conflict when both are installed)";
     else if (name == "jax")
-      remedy =
-          "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580); with conda, "
-          "conda install -c conda-forge jax 'jaxlib=*=*cuda*' (conda-forge's CUDA builds)";
+      remedy = kJaxCudaInstall;
     else
       remedy = "Install the framework's CUDA build";
     auto f = finding("frameworks.cpu_only_build_with_gpu",

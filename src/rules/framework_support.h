@@ -41,6 +41,12 @@ struct BuildCuda {
 };
 BuildCuda build_cuda(const Json& report, const FwRef& r);
 
+// How to get a CUDA build of JAX (pip's extras, or conda-forge's CUDA builds): the remedy of both
+// CPU-only rules (with and without a known GPU).
+inline constexpr const char* kJaxCudaInstall =
+    "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580); with conda, "
+    "conda install -c conda-forge jax 'jaxlib=*=*cuda*' (conda-forge's CUDA builds)";
+
 // The loader rules (framework_library_rules.cpp), run by the frameworks rule in framework_rules.cpp so the
 // findings keep their order.
 void framework_libraries(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out);

@@ -165,9 +165,7 @@ void cpu_only_stated(const Json& report, const kb::KnowledgeBase& kb, std::vecto
         : f.name == "torch"
             ? "Install a CUDA build: pip install torch --index-url https://download.pytorch.org/whl/cu126 (or the cuXXX index for a CUDA the driver supports; `cudiag kb` lists them); with conda, remove cpuonly and install pytorch-cuda"
         : f.name == "tensorflow" ? "pip install 'tensorflow[and-cuda]' on Linux or WSL 2"
-        : f.name == "jax"
-            ? "pip install -U 'jax[cuda12]' (driver >= 525) or 'jax[cuda13]' (driver >= 580); with conda, "
-              "conda install -c conda-forge jax 'jaxlib=*=*cuda*' (conda-forge's CUDA builds)"
+        : f.name == "jax"        ? kJaxCudaInstall
         : f.name == "onnxruntime"
             ? "pip uninstall onnxruntime && pip install onnxruntime-gpu (only one of them may be installed)"
             : "Install the framework's CUDA build";

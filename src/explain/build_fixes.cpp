@@ -213,8 +213,7 @@ std::optional<BuildFix> identifier_fix(const kb::KnowledgeBase& kb, const std::s
   const Json* e = identifier_entry(kb, identifier);
   if (!e) return std::nullopt;
   std::string what = e->value("what", "");
-  bool cudnn = identifier.rfind("cudnn", 0) == 0 || identifier.rfind("CUDNN_", 0) == 0;
-  std::string layer = cudnn ? "libraries" : "cuda_runtime";
+  const std::string layer = "cuda_runtime";  // every name in the table is the toolkit's
   std::string used = nvcc ? fmt::format(" (nvcc {} here)", nvcc->text()) : "";
   if (auto since = Version::parse(e->value("since", ""))) {
     if (nvcc && !(*nvcc < *since))

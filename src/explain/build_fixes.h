@@ -40,7 +40,7 @@ std::optional<BuildFix> torch_variant_fix(const kb::KnowledgeBase& kb, const std
 
 // A compile error naming `identifier` as undefined: when the knowledge base's toolkit_identifiers
 // knows the name, the toolkit release that added it (the toolkit is too old) or removed it (too
-// new), as the fix; cuDNN's names are the libraries layer's. `nvcc`, when known, tells a toolkit
+// new), as the fix (cuda_runtime). `nvcc`, when known, tells a toolkit
 // that already has the name (another toolkit's headers are found first). nullopt for other names.
 std::optional<BuildFix> identifier_fix(const kb::KnowledgeBase& kb, const std::string& identifier,
                                        const std::optional<Version>& nvcc);

@@ -119,7 +119,7 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   } else {
     explain::add_message_fixes(result.explanations, kb);
   }
-  result.verdict = explain::decide(result.explanations, result.findings);
+  result.verdict = explain::decide_or_guess(text, result.explanations, result.findings, kb);
   // Redacted at the writer: the pasted text and the machine lines are echoed.
   if (args.format == "json") {
     render::write_json_output(explain::render_json(result), {});

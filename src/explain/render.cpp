@@ -96,12 +96,13 @@ std::string stated_text(const ExplainResult& r) {
 // The answer first: the layer to fix, what shows it, and the change to make.
 std::string verdict_text(const Verdict& v) {
   if (v.layer.empty()) return "";
-  std::string out = wrap("Answer: ",
-                         fmt::format("the {} layer, from {}.", v.layer,
-                                     v.from == "facts" ? "the diagnosis of the stated facts" : "the message"),
-                         2);
+  std::string from = v.from == "facts"   ? "the diagnosis of the stated facts"
+                     : v.from == "words" ? "the words of the text (a guess)"
+                                         : "the message";
+  std::string out = wrap("Answer: ", fmt::format("the {} layer, from {}.", v.layer, from), 2);
   out += wrap("  ", v.summary, 2);
   if (!v.fix.empty()) out += wrap("  Fix first: ", v.fix, 4);
+  for (const auto& s : v.sources) out += wrap("  Source: ", s.url + " (" + s.section + ")", 4);
   return out + "\n";
 }
 
@@ -218,6 +219,7 @@ Json render_json(const ExplainResult& r) {
                     {"id", r.verdict.id},
                     {"summary", r.verdict.summary},
                     {"fix", r.verdict.fix}};
+    if (!r.verdict.sources.empty()) j["verdict"]["sources"] = sources_json(r.verdict.sources);
   }
   return j;
 }

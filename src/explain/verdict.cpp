@@ -1,5 +1,7 @@
 #include "explain/verdict.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <string_view>
 
@@ -56,6 +58,28 @@ Verdict decide(const std::vector<Explanation>& explanations, const Json& finding
   bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
                    layer_rank(first->value("layer", "")) < layer_rank(message.layer);
   return facts_win ? from_finding(*first) : from_message(message);
+}
+
+Verdict from_words(const WordGuess& guess) {
+  Verdict v;
+  v.layer = guess.layer;
+  v.from = "words";
+  v.id = "words/" + guess.component;
+  v.summary = fmt::format(
+      "A guess: no message here is one cudiag knows, but line {} names {} (\"{}\") beside words of a "
+      "failure on line {} (\"{}\": {}).",
+      guess.term_line, guess.what, guess.term, guess.symptom_line, guess.symptom_term, guess.symptom);
+  v.fix = guess.fix;
+  v.sources = guess.sources;
+  return v;
+}
+
+Verdict decide_or_guess(std::string_view text, const std::vector<Explanation>& explanations,
+                        const Json& findings, const kb::KnowledgeBase& kb) {
+  Verdict v = decide(explanations, findings);
+  if (!v.layer.empty()) return v;
+  auto guess = guess_from_words(text, kb);
+  return guess ? from_words(*guess) : v;
 }
 
 }  // namespace cudiag::explain

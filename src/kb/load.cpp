@@ -49,6 +49,8 @@ const std::vector<TableDef>& table_defs() {
       {"framework_matrix", nullptr},
       // No builder: explain's build fixes read it (src/explain/build_fixes.cpp).
       {"toolkit_identifiers", nullptr},
+      // No builder: explain's last-resort guess reads it (src/explain/triage.cpp).
+      {"triage_terms", nullptr},
   };
   return defs;
 }

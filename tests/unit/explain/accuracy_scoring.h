@@ -62,7 +62,9 @@ inline Answer answer(const std::string& text, bool pasted) {
     // A message alone: no report, only the fixes the message and the knowledge base give.
     add_message_fixes(found, kb);
     for (const auto& e : found) a.text += e.machine_fix + "\n";
-    a.layer = decide(found, {}).layer;
+    auto v = decide_or_guess(text, found, {}, kb);
+    a.text += v.fix + "\n";
+    a.layer = v.layer;
     return a;
   }
   Json report = report::new_report();
@@ -78,7 +80,9 @@ inline Answer answer(const std::string& text, bool pasted) {
   auto findings = cli::stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
   // The answer the command prints first (explain/verdict.h).
-  a.layer = decide(found, findings).layer;
+  auto v = decide_or_guess(text, found, findings, kb);
+  a.text += v.fix + "\n";
+  a.layer = v.layer;
   return a;
 }
 

@@ -205,5 +205,42 @@ TEST(KnowledgeBaseSchemaTest, ToolkitIdentifiersNameRealReleasesAndEachNameOnce)
   }
 }
 
+// triage_terms: explain's guess names a real layer, each term is lower-case (lines are lowered
+// before matching, so an upper-case letter could never match) and says something, and each
+// symptom has words.
+TEST(KnowledgeBaseSchemaTest, TriageTermsNameLayersAndMatchableTerms) {
+  const std::set<std::string> layers = {"host",     "container",  "kernel_driver",
+                                        "nvml",     "driver_api", "cuda_runtime",
+                                        "binaries", "libraries",  "frameworks"};
+  auto check_terms = [](const Json& terms, const std::string& where) {
+    ASSERT_TRUE(terms.is_array() && !terms.empty()) << where;
+    for (const auto& t : terms) {
+      auto text = t.get<std::string>();
+      auto bare = text;
+      std::erase(bare, '*');
+      EXPECT_FALSE(bare.empty()) << where;
+      for (char c : text) EXPECT_FALSE(c >= 'A' && c <= 'Z') << where << ": " << text;
+    }
+  };
+  const Json table = embedded_table("triage_terms");  // kept alive for the loops below
+  std::set<std::string> ids;
+  for (const auto& e : table["entries"]) {
+    auto id = e.value("id", "");
+    EXPECT_TRUE(ids.insert(id).second) << id;
+    EXPECT_TRUE(layers.count(e.value("layer", ""))) << id;
+    EXPECT_FALSE(e.value("fix", "").empty()) << id;
+    EXPECT_FALSE(e.value("what", "").empty()) << id;
+    check_terms(e["terms"], id);
+  }
+  ASSERT_TRUE(table["symptoms"].is_object());
+  bool have_generic = false;
+  for (const auto& [id, s] : table["symptoms"].items()) {
+    EXPECT_FALSE(s.value("what", "").empty()) << id;
+    have_generic = have_generic || s.value("generic", false);
+    check_terms(s["terms"], id);
+  }
+  EXPECT_TRUE(have_generic) << "a failure in general words must be one of the symptoms";
+}
+
 }  // namespace
 }  // namespace cudiag::kb

@@ -1,0 +1,165 @@
+#include "explain/triage.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/errors.h"
+#include "kb/reader.h"
+
+namespace cudiag::explain {
+
+namespace {
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+struct Terms {
+  std::string name;  // entry id or symptom id
+  std::vector<std::string> terms;
+};
+
+// The first of `terms` in `line`, or "" (with the match's text, which equals the term
+// for whole words and runs to the end of the word for '*' ends).
+std::string first_term(std::string_view line, const std::vector<std::string>& terms) {
+  for (const auto& t : terms) {
+    if (has_term(line, t)) {
+      std::string_view bare = t;
+      while (!bare.empty() && bare.front() == '*') bare.remove_prefix(1);
+      while (!bare.empty() && bare.back() == '*') bare.remove_suffix(1);
+      return std::string(bare);
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> strings_of(const Json& value) {
+  std::vector<std::string> out;
+  if (!value.is_array()) return out;
+  for (const auto& v : value)
+    if (v.is_string() && !v.get_ref<const std::string&>().empty()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+// Lower-case with runs of blanks made one space: reporters' tables and
+// pasted columns pad words apart ("Num GPUs Available:  0").
+std::string normalized(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  bool blank = false;
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      blank = true;
+      continue;
+    }
+    if (blank && !out.empty()) out += ' ';
+    blank = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+struct LineHit {
+  std::size_t line = 0;  // 0-based
+  std::size_t symptom = 0;
+  std::string term;
+};
+
+struct ComponentHit {
+  std::size_t line = 0;
+  std::size_t entry = 0;  // index in entries: the earlier, the earlier its layer
+  std::string term;
+};
+
+}  // namespace
+
+bool has_term(std::string_view line, std::string_view term) {
+  bool open_start = !term.empty() && term.front() == '*';
+  bool open_end = term.size() > 1 && term.back() == '*';
+  if (open_start) term.remove_prefix(1);
+  if (open_end) term.remove_suffix(1);
+  if (term.empty()) return false;
+  for (auto pos = line.find(term); pos != std::string_view::npos; pos = line.find(term, pos + 1)) {
+    bool start_ok = open_start || !is_word_char(term.front()) || pos == 0 || !is_word_char(line[pos - 1]);
+    auto end = pos + term.size();
+    bool end_ok = open_end || !is_word_char(term.back()) || end == line.size() || !is_word_char(line[end]);
+    if (start_ok && end_ok) return true;
+  }
+  return false;
+}
+
+std::optional<WordGuess> guess_from_words(std::string_view text, const kb::KnowledgeBase& kb) {
+  const Json& table = kb.raw("triage_terms");
+  if (!table.contains("entries") || !table.contains("symptoms")) return std::nullopt;
+  std::vector<Terms> components;
+  for (const auto& e : table["entries"]) components.push_back({e.value("id", ""), strings_of(e["terms"])});
+  std::vector<Terms> symptoms;
+  std::vector<bool> generic;
+  for (const auto& [id, s] : table["symptoms"].items()) {
+    symptoms.push_back({id, strings_of(s.value("terms", Json::array()))});
+    generic.push_back(s.value("generic", false));
+  }
+
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    auto nl = text.find('\n', start);
+    auto end = nl == std::string_view::npos ? text.size() : nl;
+    lines.push_back(normalized(text.substr(start, end - start)));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+
+  std::vector<ComponentHit> named;
+  std::vector<LineHit> specific;
+  std::vector<LineHit> general;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    for (std::size_t k = 0; k < components.size(); ++k) {
+      auto t = first_term(lines[i], components[k].terms);
+      if (!t.empty()) named.push_back({i, k, t});
+    }
+    // A line's specific words count before its general ones; one hit per line and kind.
+    bool have_specific = false;
+    bool have_general = false;
+    for (std::size_t s = 0; s < symptoms.size(); ++s) {
+      if (generic[s] ? have_general : have_specific) continue;
+      auto t = first_term(lines[i], symptoms[s].terms);
+      if (t.empty()) continue;
+      (generic[s] ? general : specific).push_back({i, s, t});
+      (generic[s] ? have_general : have_specific) = true;
+    }
+  }
+  if (named.empty()) return std::nullopt;
+
+  // The last failure line first (a traceback ends with its cause), on the line itself before
+  // the lines beside it.
+  for (const auto* hits : {&specific, &general}) {
+    for (std::size_t window = 0; window <= 1; ++window) {
+      for (auto it = hits->rbegin(); it != hits->rend(); ++it) {
+        const ComponentHit* best = nullptr;
+        for (const auto& c : named) {
+          auto distance = c.line > it->line ? c.line - it->line : it->line - c.line;
+          if (distance <= window && (!best || c.entry < best->entry)) best = &c;
+        }
+        if (!best) continue;
+        const Json& e = table["entries"][best->entry];
+        const Json& s = table["symptoms"][symptoms[it->symptom].name];
+        WordGuess g;
+        g.component = e.value("id", "");
+        g.layer = e.value("layer", "");
+        g.what = e.value("what", "");
+        g.fix = e.value("fix", "");
+        g.term = best->term;
+        g.term_line = best->line + 1;
+        g.symptom = s.value("what", "");
+        g.symptom_term = it->term;
+        g.symptom_line = it->line + 1;
+        for (const auto& id : strings_of(e.value("source", Json::array()))) {
+          if (table.contains("sources") && table["sources"].contains(id))
+            g.sources.push_back(kb::parse_source(table["sources"][id], "triage_terms: sources." + id));
+        }
+        return g;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudiag::explain

@@ -1,0 +1,42 @@
+#pragma once
+// The last resort of `cudiag explain`: when a text holds no message cudiag
+// knows and the stated facts fail no rule, the component the text names
+// beside the words that state its failure points at a layer. What is named
+// and what counts as a failure are data (data/kb/triage_terms.json); the
+// answer is a guess from words and says so, never a recognised message.
+// Pure: text and the knowledge base in, a guess (or none) out.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/knowledge_base.h"
+
+namespace cudiag::explain {
+
+struct WordGuess {
+  std::string component;  // the triage_terms entry: "onnxruntime", "container" ...
+  std::string layer;
+  std::string what;  // "ONNX Runtime's build"
+  std::string fix;
+  std::string term;              // the component's word as the text has it (lower-case)
+  std::size_t term_line = 0;     // 1-based
+  std::string symptom;           // what the failure words say: "the GPU is not used or not seen"
+  std::string symptom_term;      // the failure's word
+  std::size_t symptom_line = 0;  // 1-based
+  std::vector<kb::Source> sources;
+};
+
+// The component named on the last line that states a failure in specific
+// words (else in general words: "error", "fails"), or on a line beside it;
+// where one line names two components, the one in the earlier layer.
+// nullopt when no failure line names a component: a log that says nothing
+// wrong gets no guess.
+std::optional<WordGuess> guess_from_words(std::string_view text, const kb::KnowledgeBase& kb);
+
+// Whether lower-cased `line` holds `term` at word edges; a '*' at an end of
+// the term lets that end run into letters, digits or '_'.
+bool has_term(std::string_view line, std::string_view term);
+
+}  // namespace cudiag::explain

@@ -1,0 +1,120 @@
+// explain's last resort (explain/triage.h): the component a text names beside
+// the words of its failure, from the built-in triage_terms table. The texts
+// are shaped like real reports (a title, a traceback, a pasted table) but are
+// written here; the corpora score real ones.
+#include "explain/triage.h"
+
+#include <gtest/gtest.h>
+
+#include "explain/verdict.h"
+
+namespace cudiag::explain {
+namespace {
+
+const kb::KnowledgeBase& kb() { return kb::KnowledgeBase::builtin(); }
+
+TEST(TriageTest, TermsMatchAtWordEdgesUnlessAStarOpensThatEnd) {
+  EXPECT_TRUE(has_term("import torch failed", "torch"));
+  EXPECT_FALSE(has_term("import torchvision", "torch"));  // a longer word
+  EXPECT_FALSE(has_term("pytorch_lightning", "torch"));
+  EXPECT_TRUE(has_term("libcudnn_ops.so.9", "*cudnn*"));
+  EXPECT_TRUE(has_term("nccl_debug=info", "nccl*"));
+  EXPECT_FALSE(has_term("libnccl.so.2", "nccl*"));  // its start is closed
+  EXPECT_TRUE(has_term("docker run --gpus all", "--gpus"));
+  EXPECT_TRUE(has_term("make[2]: *** [all] error 2", "*]: ***"));
+  EXPECT_FALSE(has_term("anything", "*"));
+}
+
+TEST(TriageTest, NamesTheComponentOnTheFailureLine) {
+  auto g = guess_from_words(
+      "Environment: Ubuntu 22.04, driver 550\n"
+      "onnxruntime.get_device() returns \"CPU\" although I installed the GPU package\n",
+      kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->component, "onnxruntime");
+  EXPECT_EQ(g->layer, "frameworks");
+  EXPECT_EQ(g->term_line, 2u);
+  EXPECT_EQ(g->symptom_line, 2u);
+  EXPECT_NE(g->fix.find("onnxruntime-gpu"), std::string::npos);
+  ASSERT_FALSE(g->sources.empty());
+  EXPECT_EQ(g->sources.front().url.rfind("https://", 0), 0u);
+}
+
+TEST(TriageTest, SpecificFailureWordsCountBeforeGeneralOnes) {
+  // "error" on the tensorflow line is general; "not found" on the cuDNN line is specific.
+  auto g = guess_from_words(
+      "tensorflow error while starting the session\n"
+      "libcudnn_cnn_infer.so.8 not found\n",
+      kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->component, "cudnn");
+  EXPECT_EQ(g->symptom_line, 2u);
+}
+
+TEST(TriageTest, TheLastFailureLineAnswersFirst) {
+  auto g = guess_from_words(
+      "docker compose up fails\n"
+      "...\n"
+      "...\n"
+      "nvcc fatal error: unsupported gpu architecture\n",
+      kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->component, "toolkit");
+  EXPECT_EQ(g->layer, "cuda_runtime");
+}
+
+TEST(TriageTest, ALineBesideTheFailureCountsWhenTheFailureLineNamesNothing) {
+  auto g = guess_from_words(
+      "import tensorflow as tf\n"
+      "Num GPUs Available:   0\n",  // padded columns are one space
+      kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->component, "tensorflow");
+  EXPECT_EQ(g->term_line, 1u);
+  EXPECT_EQ(g->symptom_line, 2u);
+}
+
+TEST(TriageTest, OneLineNamingTwoComponentsAnswersWithTheEarlierLayer) {
+  auto g = guess_from_words("inside the docker container torch.cuda.is_available() is False\n", kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->layer, "container");
+}
+
+TEST(TriageTest, NoGuessWithoutFailureWordsOrWithoutAComponent) {
+  // A healthy training log names components but says nothing failed.
+  EXPECT_FALSE(guess_from_words("INFO torch 2.3.0+cu121 cudnn 8902 nccl 2.20.5\nstep 10 loss 0.31\n", kb()));
+  // A failure that names no component of the stack.
+  EXPECT_FALSE(guess_from_words("Error: the dataset path does not exist\n", kb()));
+  // Two lines apart is not beside.
+  EXPECT_FALSE(guess_from_words("keras 2.15\n\nsomething went wrong\n", kb()));
+  EXPECT_FALSE(guess_from_words("", kb()));
+}
+
+TEST(TriageTest, TheVerdictSaysItIsAGuessAndOnlyAnswersWhenNothingElseDoes) {
+  const std::string text = "GPUtil.getGPUs() raises an exception on this box\n";
+  auto v = decide_or_guess(text, {}, Json::array(), kb());
+  EXPECT_EQ(v.layer, "nvml");
+  EXPECT_EQ(v.from, "words");
+  EXPECT_EQ(v.id, "words/nvml");
+  EXPECT_NE(v.summary.find("A guess"), std::string::npos);
+  EXPECT_NE(v.summary.find("line 1"), std::string::npos);
+  EXPECT_FALSE(v.sources.empty());
+
+  Explanation e;
+  e.id = "sig";
+  e.layer = "driver_api";
+  e.title = "a known message";
+  auto known = decide_or_guess(text, {e}, Json::array(), kb());
+  EXPECT_EQ(known.from, "message");
+  EXPECT_EQ(known.layer, "driver_api");
+
+  Json findings = Json::array({Json{{"id", "kernel_driver.x"},
+                                    {"layer", "kernel_driver"},
+                                    {"severity", "error"},
+                                    {"message", "m"},
+                                    {"remediation", "r"}}});
+  EXPECT_EQ(decide_or_guess(text, {}, findings, kb()).from, "facts");
+}
+
+}  // namespace
+}  // namespace cudiag::explain

@@ -193,8 +193,8 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
   const std::string text_lower = ascii_lower(std::string(text));
   // The last few lines, lower-cased, for signatures that need a traceback's frame before the error.
   std::deque<std::string> before;
-  for (const auto& logical :
-       logical_lines(text, sigs, options.require_context, &signature_anchor_index(kb))) {
+  const AnchorIndex& index = signature_anchor_index(kb);
+  for (const auto& logical : logical_lines(text, sigs, options.require_context, &index)) {
     std::string_view line = logical.text;
     std::size_t line_no = logical.first;
     if (!line.empty()) {
@@ -203,7 +203,7 @@ std::vector<Explanation> explain_text(std::string_view text, const kb::Knowledge
       for (const auto& b : before) before_lower += b + "\n";
       before.push_back(line_lower.substr(0, kBeforeLineBytes));
       if (before.size() > kBeforeLines) before.pop_front();
-      for (const auto& m : match_line(line, sigs, options.require_context, before_lower)) {
+      for (const auto& m : match_line(line, sigs, options.require_context, before_lower, &index)) {
         auto c = build(m, line_lower, text_lower, sigs, kb);
         for (std::size_t f = 0; !c && f < m.fallbacks.size(); ++f)
           c = build(m.fallbacks[f], line_lower, text_lower, sigs, kb);

@@ -5,6 +5,8 @@
 #include <set>
 #include <utility>
 
+#include "explain/anchor_index.h"
+
 namespace cudiag::explain {
 
 namespace {
@@ -141,11 +143,19 @@ std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all, bool keep_
 }  // namespace
 
 std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
-                                 bool require_context, std::string_view before_lower) {
+                                 bool require_context, std::string_view before_lower, const AnchorIndex* index) {
   std::string lower = ascii_lower(line);
   std::vector<RawMatch> specific, generic;
   std::set<std::pair<const Signature*, std::size_t>> seen;
-  for (const auto& sig : signatures) {
+  // One pass over the line instead of a search per anchor of every signature.
+  std::vector<bool> anchored_here;
+  if (index && index->size() == signatures.size()) {
+    anchored_here.assign(signatures.size(), false);
+    for (const auto& hit : index->find_all(lower)) anchored_here[hit.signature] = true;
+  }
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (!anchored_here.empty() && !anchored_here[i]) continue;
+    const auto& sig = signatures[i];
     if (require_context && !sig.context.empty()) {
       bool any = std::any_of(sig.context.begin(), sig.context.end(),
                              [&](const std::string& w) { return lower.find(w) != std::string::npos; });

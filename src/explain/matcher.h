@@ -12,6 +12,8 @@
 
 namespace cudiag::explain {
 
+class AnchorIndex;
+
 struct RawMatch {
   const Signature* sig = nullptr;
   std::size_t begin = 0;  // byte offsets in the line
@@ -29,7 +31,10 @@ struct RawMatch {
 // `before_lower`: the lower-cased lines before this one (a traceback's frames),
 // where a signature's `preceded_by` words must appear; a signature that has
 // them never matches without it.
+// `index` (optional, built from `signatures`): only the signatures with an anchor on the line are
+// tried, the same matches for a fraction of the searches (every signature needs one of its anchors).
 std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
-                                 bool require_context, std::string_view before_lower = {});
+                                 bool require_context, std::string_view before_lower = {},
+                                 const AnchorIndex* index = nullptr);
 
 }  // namespace cudiag::explain

@@ -35,9 +35,10 @@ std::string lower(std::string_view s) {
 
 std::string_view tail_of(std::string_view s) { return s.substr(s.size() > kSide ? s.size() - kSide : 0); }
 
-std::set<const Signature*> signatures_in(std::string_view s, const std::vector<Signature>& sigs, bool ctx) {
+std::set<const Signature*> signatures_in(std::string_view s, const std::vector<Signature>& sigs, bool ctx,
+                                         const AnchorIndex* index) {
   std::set<const Signature*> out;
-  for (const auto& m : match_line(s, sigs, ctx)) out.insert(m.sig);
+  for (const auto& m : match_line(s, sigs, ctx, {}, index)) out.insert(m.sig);
   return out;
 }
 
@@ -80,8 +81,9 @@ bool anchor_near_break(std::string_view tail, std::string_view next, const std::
 // runs past them, and is none of `alone` (or one whose message continues on
 // the next line: Signature::continued).
 bool new_match_across(const std::string& joined, std::size_t first_len,
-                      const std::set<const Signature*>& alone, const std::vector<Signature>& sigs, bool ctx) {
-  for (const auto& m : match_line(joined, sigs, ctx)) {
+                      const std::set<const Signature*>& alone, const std::vector<Signature>& sigs, bool ctx,
+                      const AnchorIndex* index) {
+  for (const auto& m : match_line(joined, sigs, ctx, {}, index)) {
     if (m.begin < first_len && m.end > first_len + 1 && (!alone.count(m.sig) || m.sig->continued))
       return true;
   }
@@ -113,7 +115,7 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
   std::vector<std::optional<std::set<const Signature*>>> alone_in(physical.size());
   auto alone_in_line = [&](std::size_t j) -> const std::set<const Signature*>& {
     if (!alone_in[j])
-      alone_in[j] = signatures_in(trim_left(trim_right(physical[j])), signatures, require_context);
+      alone_in[j] = signatures_in(trim_left(trim_right(physical[j])), signatures, require_context, index);
     return *alone_in[j];
   };
   std::vector<LogicalLine> out;
@@ -125,14 +127,14 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
       auto next = trim_left(trim_right(physical[i + 1]));
       if (tail.empty() || next.empty() || !anchor_near_break(tail, next, signatures, require_context, index))
         break;
-      auto alone = signatures_in(tail, signatures, require_context);
+      auto alone = signatures_in(tail, signatures, require_context, index);
       // One more line, at a space or at a cut word.
       const char* sep = nullptr;
       auto alone_two = alone;
       for (auto* s : alone_in_line(i + 1)) alone_two.insert(s);
       for (const char* s : {" ", ""}) {
         if (new_match_across(std::string(tail) + s + std::string(next), tail.size(), alone_two, signatures,
-                             require_context)) {
+                             require_context, index)) {
           sep = s;
           break;
         }
@@ -152,7 +154,7 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
           joined += line;
           for (auto* s : alone_in_line(i + k)) alone_all.insert(s);
           prev = physical[i + k];
-          if (k >= 2 && new_match_across(joined, tail.size(), alone_all, signatures, require_context)) {
+          if (k >= 2 && new_match_across(joined, tail.size(), alone_all, signatures, require_context, index)) {
             take = k;
             break;
           }

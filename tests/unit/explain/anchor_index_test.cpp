@@ -10,6 +10,7 @@
 
 #include "accuracy_scoring.h"
 #include "explain/captures.h"
+#include "explain/matcher.h"
 #include "kb/knowledge_base.h"
 
 namespace cudiag::explain {
@@ -51,6 +52,37 @@ TEST(AnchorIndexTest, FindsWhatPerAnchorSearchesFindOnEveryCorpusLine) {
     }
   }
   EXPECT_GT(with_hits, lines / 2);  // the corpus is error text: most have anchors
+}
+
+// match_line given the index tries only the signatures anchored on the line: the same matches,
+// line by line, over the corpora (a signature without its anchor on the line can never match).
+TEST(AnchorIndexTest, MatchLineWithTheIndexMatchesWhatItMatchesWithout) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  const auto& sigs = signatures(kb);
+  const auto& index = signature_anchor_index(kb);
+  auto described = [](const std::vector<RawMatch>& ms) {
+    std::vector<std::tuple<const Signature*, std::size_t, std::size_t, std::string>> out;
+    for (const auto& m : ms) out.emplace_back(m.sig, m.begin, m.end, m.text);
+    return out;
+  };
+  int matched = 0;
+  for (const char* file : {"cases.json", "pasted_cases.json", "heldout30_cases.json"}) {
+    const Json doc = scoring::load(file);
+    for (const auto& c : doc["cases"]) {
+      const std::string text = c["text"].get<std::string>();
+      for (std::size_t start = 0; start < text.size();) {
+        auto end = std::min(text.find('\n', start), text.size());
+        std::string_view line(text.data() + start, end - start);
+        for (bool context : {true, false}) {
+          auto plain = described(match_line(line, sigs, context));
+          EXPECT_EQ(described(match_line(line, sigs, context, {}, &index)), plain) << line;
+          matched += plain.empty() ? 0 : 1;
+        }
+        start = end + 1;
+      }
+    }
+  }
+  EXPECT_GT(matched, 500);
 }
 
 TEST(AnchorIndexTest, OverlappingAndNestedAnchorsAreAllReported) {

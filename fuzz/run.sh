@@ -15,7 +15,7 @@ seconds="${FUZZ_SECONDS:-60}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-  targets=(fuzz_inspect fuzz_ld_cache fuzz_untrusted_json fuzz_redact)
+  targets=(fuzz_inspect fuzz_ld_cache fuzz_untrusted_json fuzz_redact fuzz_triage)
 fi
 
 launcher=()

@@ -143,7 +143,8 @@ std::vector<RawMatch> best_non_overlapping(std::vector<RawMatch> all, bool keep_
 }  // namespace
 
 std::vector<RawMatch> match_line(std::string_view line, const std::vector<Signature>& signatures,
-                                 bool require_context, std::string_view before_lower, const AnchorIndex* index) {
+                                 bool require_context, std::string_view before_lower,
+                                 const AnchorIndex* index) {
   std::string lower = ascii_lower(line);
   std::vector<RawMatch> specific, generic;
   std::set<std::pair<const Signature*, std::size_t>> seen;

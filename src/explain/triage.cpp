@@ -86,16 +86,21 @@ bool has_term(std::string_view line, std::string_view term) {
   return false;
 }
 
-std::optional<WordGuess> guess_from_words(std::string_view text, const kb::KnowledgeBase& kb) {
-  const Json& table = kb.raw("triage_terms");
-  if (!table.contains("entries") || !table.contains("symptoms")) return std::nullopt;
+std::optional<WordGuess> guess_from_words(std::string_view text, const Json& table) {
+  if (!table.is_object() || !table.contains("entries") || !table.contains("symptoms") ||
+      !table["entries"].is_array() || !table["symptoms"].is_object())
+    return std::nullopt;
   std::vector<Terms> components;
-  for (const auto& e : table["entries"]) components.push_back({e.value("id", ""), strings_of(e["terms"])});
+  // A malformed entry or symptom (a --kb table is input) has no terms, so it never matches.
+  auto terms_of = [](const Json& j) {
+    return j.is_object() ? strings_of(j.value("terms", Json::array())) : std::vector<std::string>{};
+  };
+  for (const auto& e : table["entries"]) components.push_back({"", terms_of(e)});
   std::vector<Terms> symptoms;
   std::vector<bool> generic;
   for (const auto& [id, s] : table["symptoms"].items()) {
-    symptoms.push_back({id, strings_of(s.value("terms", Json::array()))});
-    generic.push_back(s.value("generic", false));
+    symptoms.push_back({id, terms_of(s)});
+    generic.push_back(s.is_object() && s.value("generic", false));
   }
 
   std::vector<std::string> lines;
@@ -107,14 +112,17 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const kb::Knowl
     start = nl + 1;
   }
 
-  std::vector<ComponentHit> named;
+  // Per line, the component of the earliest layer it names (entries are in layer order).
+  std::vector<std::optional<ComponentHit>> named(lines.size());
+  bool any_named = false;
   std::vector<LineHit> specific;
   std::vector<LineHit> general;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    for (std::size_t k = 0; k < components.size(); ++k) {
+    for (std::size_t k = 0; k < components.size() && !named[i]; ++k) {
       auto t = first_term(lines[i], components[k].terms);
-      if (!t.empty()) named.push_back({i, k, t});
+      if (!t.empty()) named[i] = ComponentHit{i, k, t};
     }
+    any_named = any_named || named[i].has_value();
     // A line's specific words count before its general ones; one hit per line and kind.
     bool have_specific = false;
     bool have_general = false;
@@ -126,7 +134,7 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const kb::Knowl
       (generic[s] ? have_general : have_specific) = true;
     }
   }
-  if (named.empty()) return std::nullopt;
+  if (!any_named) return std::nullopt;
 
   // The last failure line first (a traceback ends with its cause), on the line itself before
   // the lines beside it.
@@ -134,9 +142,9 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const kb::Knowl
     for (std::size_t window = 0; window <= 1; ++window) {
       for (auto it = hits->rbegin(); it != hits->rend(); ++it) {
         const ComponentHit* best = nullptr;
-        for (const auto& c : named) {
-          auto distance = c.line > it->line ? c.line - it->line : it->line - c.line;
-          if (distance <= window && (!best || c.entry < best->entry)) best = &c;
+        auto first = it->line >= window ? it->line - window : 0;
+        for (auto l = first; l <= it->line + window && l < named.size(); ++l) {
+          if (named[l] && (!best || named[l]->entry < best->entry)) best = &*named[l];
         }
         if (!best) continue;
         const Json& e = table["entries"][best->entry];

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json.h"
 #include "kb/knowledge_base.h"
 
 namespace cudiag::explain {
@@ -33,7 +34,11 @@ struct WordGuess {
 // where one line names two components, the one in the earlier layer.
 // nullopt when no failure line names a component: a log that says nothing
 // wrong gets no guess.
-std::optional<WordGuess> guess_from_words(std::string_view text, const kb::KnowledgeBase& kb);
+// `table`: a triage_terms table as parsed JSON.
+std::optional<WordGuess> guess_from_words(std::string_view text, const Json& table);
+inline std::optional<WordGuess> guess_from_words(std::string_view text, const kb::KnowledgeBase& kb) {
+  return guess_from_words(text, kb.raw("triage_terms"));
+}
 
 // Whether lower-cased `line` holds `term` at word edges; a '*' at an end of
 // the term lets that end run into letters, digits or '_'.

@@ -154,7 +154,8 @@ std::vector<LogicalLine> logical_lines(std::string_view text, const std::vector<
           joined += line;
           for (auto* s : alone_in_line(i + k)) alone_all.insert(s);
           prev = physical[i + k];
-          if (k >= 2 && new_match_across(joined, tail.size(), alone_all, signatures, require_context, index)) {
+          if (k >= 2 &&
+              new_match_across(joined, tail.size(), alone_all, signatures, require_context, index)) {
             take = k;
             break;
           }

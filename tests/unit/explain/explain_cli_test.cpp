@@ -94,6 +94,36 @@ TEST(ExplainCliTest, FileFindsEveryMessageOfALog) {
   EXPECT_EQ(j["explanations"][2]["values"]["arch"], "compute_120");
 }
 
+// A report no signature knows still names what broke in words: the answer is a guess, said to be one,
+// with the named component's layer, its first change and the vendor page it comes from.
+TEST(ExplainCliTest, UnknownReportGetsAGuessFromItsWordsMarkedAsOne) {
+  TempFile issue("guess",
+                 "Kokoro synthesises on the CPU\n"
+                 "onnxruntime.get_device() returns \"CPU\" although the server sets the CUDA provider\n");
+  auto text = cudiag("explain --no-collect --file " + issue.path());
+  EXPECT_EQ(text.exit_code, 1) << text.out;  // still nothing recognised
+  EXPECT_NE(flat(text.out).find("Answer: the frameworks layer, from the words of the text (a guess)."),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(flat(text.out).find("line 2 names ONNX Runtime's build"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("No known CUDA, driver, container or framework error message"), std::string::npos);
+
+  auto json = cudiag("explain --no-collect --format json --file " + issue.path());
+  Json j = Json::parse(json.out);
+  EXPECT_EQ(j["recognised"], false);
+  EXPECT_TRUE(j["explanations"].empty());
+  EXPECT_EQ(j["verdict"]["from"], "words");
+  EXPECT_EQ(j["verdict"]["id"], "words/onnxruntime");
+  EXPECT_NE(j["verdict"]["fix"].get<std::string>().find("onnxruntime-gpu"), std::string::npos);
+  EXPECT_EQ(j["verdict"]["sources"][0]["url"],
+            "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html");
+
+  // No failure in the words, no guess.
+  TempFile healthy("healthy", "INFO torch 2.3.0+cu121 loaded\nstep 10 loss 0.31\n");
+  Json quiet = Json::parse(cudiag("explain --no-collect --format json --file " + healthy.path()).out);
+  EXPECT_TRUE(quiet["verdict"].is_null()) << quiet.dump();
+}
+
 TEST(ExplainCliTest, MissingFileIsBadInputOnOneLine) {
   auto r = cudiag("explain --no-collect --file /nonexistent/cuda.log");
   EXPECT_EQ(r.exit_code, 2) << r.out;

@@ -17,6 +17,31 @@ namespace cudiag::explain {
 
 namespace {
 
+// Typographic quotes (a forum's editor, a word processor, a translated page) read as the ASCII ones
+// every message is printed with: `could not select device driver “” with capabilities: [[gpu]]`.
+std::string straighten_quotes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i + 2 < text.size() && static_cast<unsigned char>(text[i]) == 0xE2 &&
+        static_cast<unsigned char>(text[i + 1]) == 0x80) {
+      auto third = static_cast<unsigned char>(text[i + 2]);
+      if (third == 0x9C || third == 0x9D || third == 0x9E) {  // “ ” „
+        out += '"';
+        i += 2;
+        continue;
+      }
+      if (third == 0x98 || third == 0x99) {  // ‘ ’
+        out += '\'';
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 std::string substitute(const std::string& text, const std::vector<Value>& values) {
   std::string out;
   std::size_t pos = 0;
@@ -184,8 +209,10 @@ void merge_into(Explanation& into, Explanation&& from) {
 
 }  // namespace
 
-std::vector<Explanation> explain_text(std::string_view text, const kb::KnowledgeBase& kb,
+std::vector<Explanation> explain_text(std::string_view pasted, const kb::KnowledgeBase& kb,
                                       const ExplainOptions& options) {
+  const std::string straight = straighten_quotes(pasted);
+  const std::string_view text = straight;
   const auto& sigs = signatures(kb);
   std::vector<Explanation> out;
   std::map<std::string, std::size_t> by_key;

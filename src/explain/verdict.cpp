@@ -37,9 +37,16 @@ Verdict from_message(const Explanation& e) {
   return v;
 }
 
+// A finding's layer among explain's: the report has no container layer, so its host rules about
+// the container's GPU plumbing (ids host.container_*: started without --gpus) are the container's.
+std::string layer_of_finding(const Json& f) {
+  auto layer = f.value("layer", "");
+  return layer == "host" && f.value("id", "").starts_with("host.container_") ? "container" : layer;
+}
+
 Verdict from_finding(const Json& f) {
   Verdict v;
-  v.layer = f.value("layer", "");
+  v.layer = layer_of_finding(f);
   v.from = "facts";
   v.id = f.value("id", "");
   v.summary = f.value("message", "");
@@ -56,7 +63,7 @@ Verdict decide(const std::vector<Explanation>& explanations, const Json& finding
   const Explanation& message = explanations.front();
   if (!first || first->value("severity", "") != "error") return from_message(message);
   bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
-                   layer_rank(first->value("layer", "")) < layer_rank(message.layer);
+                   layer_rank(layer_of_finding(*first)) < layer_rank(message.layer);
   return facts_win ? from_finding(*first) : from_message(message);
 }
 

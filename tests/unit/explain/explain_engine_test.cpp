@@ -85,6 +85,22 @@ TEST(ExplainEngineTest, TextWithoutAKnownMessageExplainsNothing) {
   EXPECT_TRUE(explain_text("", builtin()).empty());
 }
 
+// Forums and word processors turn quotes typographic; the message is the same.
+TEST(ExplainEngineTest, TypographicQuotesReadAsTheAsciiOnesMessagesArePrintedWith) {
+  auto found = explain_text(
+      "docker: Error response from daemon: could not select device driver \u201c\u201d with "
+      "capabilities: [[gpu]].",
+      builtin());
+  ASSERT_EQ(found.size(), 1u);
+  auto plain = explain_text(
+      "docker: Error response from daemon: could not select device driver \"\" with "
+      "capabilities: [[gpu]].",
+      builtin());
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(found[0].id, plain[0].id);
+  EXPECT_EQ(found[0].layer, "container");
+}
+
 TEST(ExplainEngineTest, LogWithSeveralMessagesFindsEachInOrderWithLineNumbers) {
   std::string log =
       "starting job\n"

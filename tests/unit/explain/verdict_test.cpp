@@ -75,5 +75,21 @@ TEST(VerdictTest, LayerRankIsTheDiagnosisOrderWithTheContainerBesideTheHost) {
   EXPECT_EQ(layer_rank("nonsense"), 9);
 }
 
+// The report files the container's plumbing under host (it has no container layer); explain's
+// answer is the container's, and it ranks as such against a message.
+TEST(VerdictTest, AHostRuleAboutTheContainerAnswersAsTheContainer) {
+  Json f = {{"id", "host.container_without_gpu_access"},
+            {"layer", "host"},
+            {"severity", "error"},
+            {"message", "started without GPU access"},
+            {"remediation", "docker run --gpus all"}};
+  auto v = decide({}, Json::array({f}));
+  EXPECT_EQ(v.layer, "container");
+  EXPECT_EQ(v.from, "facts");
+  EXPECT_EQ(decide({}, Json::array({finding("host", "error")})).layer, "host");
+  // Against a driver message the container still comes first (an earlier layer).
+  EXPECT_EQ(decide({message("driver_api")}, Json::array({f})).layer, "container");
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -133,6 +133,22 @@ constexpr PastedSet kPastedSets[] = {
     {36, 1, 3, false},
     {37, 3, 10, false},
     {38, 2, 13, false},
+    // Fifth session (2026-12-06), each helper reporting only counts; floors are the right layer at
+    // its end. Right layer and remedy: #39-#44 scored unseen at the start (13/45 with ce9307f) and
+    // with the word guess (18/45), then read; #45-#50 kept unseen to its end (11/44 with ce9307f,
+    // 14/44 when first scored, 14/44 at the end).
+    {39, 3, 6, true},
+    {40, 6, 10, true},
+    {41, 5, 6, true},
+    {42, 10, 14, true},
+    {43, 1, 3, true},
+    {44, 4, 6, true},
+    {45, 1, 7, false},
+    {46, 6, 14, false},
+    {47, 1, 8, false},
+    {48, 4, 6, false},
+    {49, 2, 4, false},
+    {50, 3, 5, false},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -1,9 +1,7 @@
 #include "explain/triage.h"
 
-#include <algorithm>
 #include <cctype>
 
-#include "core/errors.h"
 #include "kb/reader.h"
 
 namespace cudiag::explain {
@@ -13,12 +11,11 @@ namespace {
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 struct Terms {
-  std::string name;  // entry id or symptom id
+  std::string name;  // the symptom's id ("" for entries, which are found by index)
   std::vector<std::string> terms;
 };
 
-// The first of `terms` in `line`, or "" (with the match's text, which equals the term
-// for whole words and runs to the end of the word for '*' ends).
+// The first of `terms` found in `line`, without its '*' ends, or "".
 std::string first_term(std::string_view line, const std::vector<std::string>& terms) {
   for (const auto& t : terms) {
     if (has_term(line, t)) {
@@ -29,6 +26,12 @@ std::string first_term(std::string_view line, const std::vector<std::string>& te
     }
   }
   return "";
+}
+
+// A string field, or "" when it is missing or not a string (a --kb table is input).
+std::string text_of(const Json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 std::vector<std::string> strings_of(const Json& value) {
@@ -100,7 +103,8 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
   std::vector<bool> generic;
   for (const auto& [id, s] : table["symptoms"].items()) {
     symptoms.push_back({id, terms_of(s)});
-    generic.push_back(s.is_object() && s.value("generic", false));
+    generic.push_back(s.is_object() && s.contains("generic") && s["generic"].is_boolean() &&
+                      s["generic"].get<bool>());
   }
 
   std::vector<std::string> lines;
@@ -146,17 +150,17 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
         for (auto l = first; l <= it->line + window && l < named.size(); ++l) {
           if (named[l] && (!best || named[l]->entry < best->entry)) best = &*named[l];
         }
-        if (!best) continue;
+        if (!best || text_of(table["entries"][best->entry], "layer").empty()) continue;
         const Json& e = table["entries"][best->entry];
         const Json& s = table["symptoms"][symptoms[it->symptom].name];
         WordGuess g;
-        g.component = e.value("id", "");
-        g.layer = e.value("layer", "");
-        g.what = e.value("what", "");
-        g.fix = e.value("fix", "");
+        g.component = text_of(e, "id");
+        g.layer = text_of(e, "layer");
+        g.what = text_of(e, "what");
+        g.fix = text_of(e, "fix");
         g.term = best->term;
         g.term_line = best->line + 1;
-        g.symptom = s.value("what", "");
+        g.symptom = text_of(s, "what");
         g.symptom_term = it->term;
         g.symptom_line = it->line + 1;
         for (const auto& id : strings_of(e.value("source", Json::array()))) {

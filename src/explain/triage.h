@@ -21,7 +21,7 @@ struct WordGuess {
   std::string layer;
   std::string what;  // "ONNX Runtime's build"
   std::string fix;
-  std::string term;              // the component's word as the text has it (lower-case)
+  std::string term;              // the component's term that matched (lower-case, without '*')
   std::size_t term_line = 0;     // 1-based
   std::string symptom;           // what the failure words say: "the GPU is not used or not seen"
   std::string symptom_term;      // the failure's word

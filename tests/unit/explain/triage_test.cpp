@@ -90,6 +90,26 @@ TEST(TriageTest, NoGuessWithoutFailureWordsOrWithoutAComponent) {
   EXPECT_FALSE(guess_from_words("", kb()));
 }
 
+// A --kb table is input: entries and symptoms of the wrong shape never match and never throw.
+TEST(TriageTest, AMalformedTableGivesNoGuessInsteadOfFailing) {
+  const std::string text = "torch fails\n";
+  EXPECT_FALSE(guess_from_words(text, Json::array()));
+  EXPECT_FALSE(guess_from_words(text, Json{{"entries", Json::array()}, {"symptoms", Json::object()}}));
+  Json odd = {
+      {"entries", Json::array({42, Json{{"id", 7}, {"terms", Json::array({"torch"})}},
+                               Json{{"id", "torch"}, {"layer", "frameworks"}, {"terms", "torch"}}})},
+      {"symptoms", Json{{"f", Json{{"terms", Json::array({"fails"})}, {"generic", "yes"}}}, {"g", 3}}}};
+  EXPECT_NO_THROW({ EXPECT_FALSE(guess_from_words(text, odd)); });
+  Json fine = {
+      {"entries",
+       Json::array({Json{{"id", "torch"}, {"layer", "frameworks"}, {"terms", Json::array({"torch"})}}})},
+      {"symptoms", Json{{"f", Json{{"terms", Json::array({"fails"})}}}}}};
+  auto g = guess_from_words(text, fine);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->layer, "frameworks");
+  EXPECT_TRUE(g->sources.empty());
+}
+
 TEST(TriageTest, TheVerdictSaysItIsAGuessAndOnlyAnswersWhenNothingElseDoes) {
   const std::string text = "GPUtil.getGPUs() raises an exception on this box\n";
   auto v = decide_or_guess(text, {}, Json::array(), kb());

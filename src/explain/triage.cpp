@@ -10,9 +10,10 @@ namespace {
 
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
-struct Terms {
-  std::string name;  // the symptom's id ("" for entries, which are found by index)
+struct Symptom {
+  std::string id;
   std::vector<std::string> terms;
+  bool generic = false;  // general failure words: count only where no specific ones name a component
 };
 
 // The first of `terms` found in `line`, without its '*' ends, or "".
@@ -93,18 +94,17 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
   if (!table.is_object() || !table.contains("entries") || !table.contains("symptoms") ||
       !table["entries"].is_array() || !table["symptoms"].is_object())
     return std::nullopt;
-  std::vector<Terms> components;
   // A malformed entry or symptom (a --kb table is input) has no terms, so it never matches.
   auto terms_of = [](const Json& j) {
     return j.is_object() ? strings_of(j.value("terms", Json::array())) : std::vector<std::string>{};
   };
-  for (const auto& e : table["entries"]) components.push_back({"", terms_of(e)});
-  std::vector<Terms> symptoms;
-  std::vector<bool> generic;
+  std::vector<std::vector<std::string>> components;  // each entry's terms, in the entries' order
+  for (const auto& e : table["entries"]) components.push_back(terms_of(e));
+  std::vector<Symptom> symptoms;
   for (const auto& [id, s] : table["symptoms"].items()) {
-    symptoms.push_back({id, terms_of(s)});
-    generic.push_back(s.is_object() && s.contains("generic") && s["generic"].is_boolean() &&
-                      s["generic"].get<bool>());
+    bool generic =
+        s.is_object() && s.contains("generic") && s["generic"].is_boolean() && s["generic"].get<bool>();
+    symptoms.push_back({id, terms_of(s), generic});
   }
 
   std::vector<std::string> lines;
@@ -123,7 +123,7 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
   std::vector<LineHit> general;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     for (std::size_t k = 0; k < components.size() && !named[i]; ++k) {
-      auto t = first_term(lines[i], components[k].terms);
+      auto t = first_term(lines[i], components[k]);
       if (!t.empty()) named[i] = ComponentHit{i, k, t};
     }
     any_named = any_named || named[i].has_value();
@@ -131,11 +131,12 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
     bool have_specific = false;
     bool have_general = false;
     for (std::size_t s = 0; s < symptoms.size(); ++s) {
-      if (generic[s] ? have_general : have_specific) continue;
+      bool& have = symptoms[s].generic ? have_general : have_specific;
+      if (have) continue;
       auto t = first_term(lines[i], symptoms[s].terms);
       if (t.empty()) continue;
-      (generic[s] ? general : specific).push_back({i, s, t});
-      (generic[s] ? have_general : have_specific) = true;
+      (symptoms[s].generic ? general : specific).push_back({i, s, t});
+      have = true;
     }
   }
   if (!any_named) return std::nullopt;
@@ -152,7 +153,7 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
         }
         if (!best || text_of(table["entries"][best->entry], "layer").empty()) continue;
         const Json& e = table["entries"][best->entry];
-        const Json& s = table["symptoms"][symptoms[it->symptom].name];
+        const Json& s = table["symptoms"][symptoms[it->symptom].id];
         WordGuess g;
         g.component = text_of(e, "id");
         g.layer = text_of(e, "layer");

@@ -11,6 +11,7 @@
 
 #include "explain/captures.h"
 #include "explain/matcher.h"
+#include "explain/triage.h"
 #include "explain/wrapped_lines.h"
 
 namespace cudiag::explain {
@@ -262,6 +263,9 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
     auto rank = [](const Explanation& e) { return e.defers ? 2 : (e.generic ? 1 : 0); };
     std::stable_sort(out.begin(), specific + 1,
                      [&](const Explanation& a, const Explanation& b) { return rank(a) < rank(b); });
+  }
+  if (!out.empty() && names_component(text, kb.raw("triage_terms"), "container")) {
+    for (auto& e : out) e.in_container = true;
   }
   return out;
 }

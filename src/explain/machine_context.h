@@ -40,4 +40,7 @@ void check_extension_cuda(const Context& c);
 void check_torch_variant(const Context& c);
 void check_toolkit_identifier(const Context& c);
 
+// Error 35 beside a driver that runs every runtime of its CUDA major: machine_runtime_gap.cpp.
+void check_runtime_gap(const Context& c);
+
 }  // namespace cudiag::explain

@@ -465,6 +465,7 @@ const std::map<std::string, Check>& machine_checks() {
   static const std::map<std::string, Check> checks = {
       {"driver", check_driver},
       {"runtimes", check_runtimes},
+      {"runtime_gap", check_runtime_gap},
       {"gpus", check_gpus},
       {"build_for_gpu", check_build_for_gpu},
       {"torch_build", check_torch_build},

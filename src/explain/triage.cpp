@@ -90,6 +90,22 @@ bool has_term(std::string_view line, std::string_view term) {
   return false;
 }
 
+bool names_component(std::string_view text, const Json& table, std::string_view id) {
+  if (!table.is_object() || !table.contains("entries") || !table["entries"].is_array()) return false;
+  for (const auto& e : table["entries"]) {
+    if (!e.is_object() || text_of(e, "id") != id) continue;
+    auto terms = strings_of(e.value("terms", Json::array()));
+    for (std::size_t start = 0; start <= text.size();) {
+      auto nl = text.find('\n', start);
+      auto end = nl == std::string_view::npos ? text.size() : nl;
+      if (!first_term(normalized(text.substr(start, end - start)), terms).empty()) return true;
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+  }
+  return false;
+}
+
 std::optional<WordGuess> guess_from_words(std::string_view text, const Json& table) {
   if (!table.is_object() || !table.contains("entries") || !table.contains("symptoms") ||
       !table["entries"].is_array() || !table["symptoms"].is_object())

@@ -40,6 +40,10 @@ inline std::optional<WordGuess> guess_from_words(std::string_view text, const kb
   return guess_from_words(text, kb.raw("triage_terms"));
 }
 
+// Whether any line of `text` names the triage table's component `id` ("container"): the setting a
+// message was seen in, which some machine checks weigh (error 35 in a container).
+bool names_component(std::string_view text, const Json& table, std::string_view id);
+
 // Whether lower-cased `line` holds `term` at word edges; a '*' at an end of
 // the term lets that end run into letters, digits or '_'.
 bool has_term(std::string_view line, std::string_view term);

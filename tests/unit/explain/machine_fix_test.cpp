@@ -183,5 +183,27 @@ TEST(MachineFixTest, ADriverOlderThanTheTorchBuildNamesTheDriver) {
   EXPECT_NE(wheel.fix.find("cu126"), std::string::npos) << wheel.fix;
 }
 
+// Error 35 beside a driver that runs every runtime of its CUDA major (minor-version compatibility) is
+// not a version gap: in a container the container does not reach the driver, elsewhere another
+// libcuda (or none) is loaded. A runtime of a newer major stated beside it is a real gap.
+TEST(MachineFixTest, InsufficientDriverBesideANewEnoughDriverIsNotAVersionGap) {
+  const std::string msg = "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n";
+  auto pod =
+      answer("I'm running the faster-whisper container in my k8s cluster.\n" + msg, {"driver=550.144.03"});
+  EXPECT_EQ(pod.layer, "container");
+  EXPECT_NE(pod.fix.find("nvidia.com/gpu"), std::string::npos) << pod.fix;
+  EXPECT_NE(pod.fix.find("CUDA 13"), std::string::npos) << pod.fix;  // the one runtime it would refuse
+  auto bare = answer(msg, {"driver=550.144.03", "torch=2.4.0+cu121"});
+  EXPECT_EQ(bare.layer, "driver_api");
+  EXPECT_NE(bare.fix.find("LD_LIBRARY_PATH"), std::string::npos) << bare.fix;
+  EXPECT_EQ(bare.fix.find("CUDA 13"), std::string::npos) << bare.fix;  // the runtime is known: 12.1
+  // A CUDA 12 torch on a CUDA 11 driver is a real gap: the driver is what changes.
+  auto gap = answer("docker run --gpus all img\n" + msg, {"driver=470.256.02", "torch=2.4.0+cu121"});
+  EXPECT_EQ(gap.layer, "driver_api");
+  EXPECT_EQ(gap.fix.find("does not reach"), std::string::npos) << gap.fix;
+  // An old driver and no runtime stated: most often the runtime is newer; the message's own fix stands.
+  EXPECT_EQ(answer("in a container\n" + msg, {"driver=470.256.02"}).layer, "driver_api");
+}
+
 }  // namespace
 }  // namespace cudiag::explain

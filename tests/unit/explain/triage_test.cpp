@@ -136,5 +136,16 @@ TEST(TriageTest, TheVerdictSaysItIsAGuessAndOnlyAnswersWhenNothingElseDoes) {
   EXPECT_EQ(decide_or_guess(text, {}, findings, kb()).from, "facts");
 }
 
+// The setting a message was seen in, for the machine checks that weigh it: any line naming the
+// component, at word edges, in any case; an unknown id or a malformed table names nothing.
+TEST(TriageTest, NamesComponentFindsTheSettingAnywhereInTheText) {
+  const Json& table = kb().raw("triage_terms");
+  EXPECT_TRUE(names_component("first line\nRunning it in my K8s cluster\n", table, "container"));
+  EXPECT_TRUE(names_component("docker run --gpus all img", table, "container"));
+  EXPECT_FALSE(names_component("a dockerfile-free host\n", table, "container"));  // not at a word edge
+  EXPECT_FALSE(names_component("docker run img", table, "no-such-component"));
+  EXPECT_FALSE(names_component("docker run img", Json::array(), "container"));
+}
+
 }  // namespace
 }  // namespace cudiag::explain

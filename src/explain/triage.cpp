@@ -1,6 +1,7 @@
 #include "explain/triage.h"
 
 #include <cctype>
+#include <utility>
 
 #include "kb/reader.h"
 
@@ -157,35 +158,55 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
   }
   if (!any_named) return std::nullopt;
 
-  // The last failure line first (a traceback ends with its cause), on the line itself before
-  // the lines beside it.
-  for (const auto* hits : {&specific, &general}) {
-    for (std::size_t window = 0; window <= 1; ++window) {
-      for (auto it = hits->rbegin(); it != hits->rend(); ++it) {
-        const ComponentHit* best = nullptr;
-        auto first = it->line >= window ? it->line - window : 0;
-        for (auto l = first; l <= it->line + window && l < named.size(); ++l) {
-          if (named[l] && (!best || named[l]->entry < best->entry)) best = &*named[l];
-        }
-        if (!best || text_of(table["entries"][best->entry], "layer").empty()) continue;
-        const Json& e = table["entries"][best->entry];
-        const Json& s = table["symptoms"][symptoms[it->symptom].id];
-        WordGuess g;
-        g.component = text_of(e, "id");
-        g.layer = text_of(e, "layer");
-        g.what = text_of(e, "what");
-        g.fix = text_of(e, "fix");
-        g.term = best->term;
-        g.term_line = best->line + 1;
-        g.symptom = text_of(s, "what");
-        g.symptom_term = it->term;
-        g.symptom_line = it->line + 1;
-        for (const auto& id : strings_of(e.value("source", Json::array()))) {
-          if (table.contains("sources") && table["sources"].contains(id))
-            g.sources.push_back(kb::parse_source(table["sources"][id], "triage_terms: sources." + id));
-        }
-        return g;
+  // The component a failure on `line` points at: within `window` lines the one of the earliest
+  // layer; with no window (kAnywhere) the nearest named line, an earlier one on a tie (a report
+  // names what it runs, then pastes the failure a few lines down).
+  constexpr std::size_t kAnywhere = static_cast<std::size_t>(-1);
+  auto component_near = [&](std::size_t line, std::size_t window) -> const ComponentHit* {
+    const ComponentHit* best = nullptr;
+    if (window == kAnywhere) {
+      std::size_t best_distance = kAnywhere;
+      for (std::size_t l = 0; l < named.size(); ++l) {
+        if (!named[l]) continue;
+        auto distance = l > line ? l - line : line - l;
+        if (distance < best_distance) best = &*named[l], best_distance = distance;
       }
+      return best;
+    }
+    auto first = line >= window ? line - window : 0;
+    for (auto l = first; l <= line + window && l < named.size(); ++l) {
+      if (named[l] && (!best || named[l]->entry < best->entry)) best = &*named[l];
+    }
+    return best;
+  };
+
+  // The last failure line first (a traceback ends with its cause); specific words before general
+  // ones; the line itself before the lines beside it, and those before the nearest line anywhere
+  // that names a component.
+  const std::pair<const std::vector<LineHit>*, std::size_t> passes[] = {
+      {&specific, 0}, {&specific, 1},         {&general, 0},
+      {&general, 1},  {&specific, kAnywhere}, {&general, kAnywhere}};
+  for (const auto& [hits, window] : passes) {
+    for (auto it = hits->rbegin(); it != hits->rend(); ++it) {
+      const ComponentHit* best = component_near(it->line, window);
+      if (!best || text_of(table["entries"][best->entry], "layer").empty()) continue;
+      const Json& e = table["entries"][best->entry];
+      const Json& s = table["symptoms"][symptoms[it->symptom].id];
+      WordGuess g;
+      g.component = text_of(e, "id");
+      g.layer = text_of(e, "layer");
+      g.what = text_of(e, "what");
+      g.fix = text_of(e, "fix");
+      g.term = best->term;
+      g.term_line = best->line + 1;
+      g.symptom = text_of(s, "what");
+      g.symptom_term = it->term;
+      g.symptom_line = it->line + 1;
+      for (const auto& id : strings_of(e.value("source", Json::array()))) {
+        if (table.contains("sources") && table["sources"].contains(id))
+          g.sources.push_back(kb::parse_source(table["sources"][id], "triage_terms: sources." + id));
+      }
+      return g;
     }
   }
   return std::nullopt;

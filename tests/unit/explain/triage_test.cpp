@@ -85,8 +85,6 @@ TEST(TriageTest, NoGuessWithoutFailureWordsOrWithoutAComponent) {
   EXPECT_FALSE(guess_from_words("INFO torch 2.3.0+cu121 cudnn 8902 nccl 2.20.5\nstep 10 loss 0.31\n", kb()));
   // A failure that names no component of the stack.
   EXPECT_FALSE(guess_from_words("Error: the dataset path does not exist\n", kb()));
-  // Two lines apart is not beside.
-  EXPECT_FALSE(guess_from_words("keras 2.15\n\nsomething went wrong\n", kb()));
   EXPECT_FALSE(guess_from_words("", kb()));
 }
 
@@ -145,6 +143,27 @@ TEST(TriageTest, NamesComponentFindsTheSettingAnywhereInTheText) {
   EXPECT_FALSE(names_component("a dockerfile-free host\n", table, "container"));  // not at a word edge
   EXPECT_FALSE(names_component("docker run img", table, "no-such-component"));
   EXPECT_FALSE(names_component("docker run img", Json::array(), "container"));
+}
+
+// A report names what it runs, then pastes the failure lines further down: with no component on
+// or beside any failure line, the line nearest the last failure that names one answers (an
+// earlier one on a tie); a component beside a failure still counts before a nearer-anywhere one.
+TEST(TriageTest, WithNothingBesideAFailureTheNearestNamedLineAnswers) {
+  auto far = guess_from_words("keras 2.15\n\nsomething went wrong\n", kb());
+  ASSERT_TRUE(far);
+  EXPECT_EQ(far->component, "tensorflow");
+  auto docker = guess_from_words(
+      "Command:\nsudo docker run --runtime=nvidia --rm nvidia/cuda nvidia-smi\nOutputs:\n"
+      "standard_init_linux.go:190: exec user process caused \"no such file or directory\"\n",
+      kb());
+  ASSERT_TRUE(docker);
+  EXPECT_EQ(docker->layer, "container");
+  auto tie = guess_from_words("jax 0.4\n\nit fails\n\ncupy 13\n", kb());
+  ASSERT_TRUE(tie);
+  EXPECT_EQ(tie->component, "jax");
+  auto beside = guess_from_words("torch 2.3\n\n\n\ncudnn failed to load\n", kb());
+  ASSERT_TRUE(beside);
+  EXPECT_EQ(beside->component, "cudnn");
 }
 
 }  // namespace

@@ -136,19 +136,59 @@ constexpr PastedSet kPastedSets[] = {
     // Fifth session (2026-12-06), each helper reporting only counts; floors are the right layer at
     // its end. Right layer and remedy: #39-#44 scored unseen at the start (13/45 with ce9307f) and
     // with the word guess (18/45), then read; #45-#50 kept unseen to its end (11/44 with ce9307f,
-    // 14/44 when first scored, 14/44 at the end).
+    // 14/44 when first scored, 14/44 at the end); the sixth session read them.
     {39, 3, 6, true},
     {40, 6, 10, true},
     {41, 5, 6, true},
     {42, 10, 14, true},
     {43, 1, 3, true},
     {44, 4, 6, true},
-    {45, 1, 7, false},
-    {46, 6, 14, false},
-    {47, 1, 8, false},
-    {48, 4, 6, false},
-    {49, 2, 4, false},
-    {50, 3, 5, false},
+    {45, 1, 7, true},
+    {46, 6, 14, true},
+    {47, 1, 8, true},
+    {48, 4, 6, true},
+    {49, 2, 4, true},
+    {50, 3, 5, true},
+    // Sixth session (2026-12-06): 36 sets, 226 cases, each helper reporting only counts, every set
+    // scored unseen with the session-start binary 4dc0d95 (65/226 right layer and remedy) and, in
+    // batches, again unseen with later builds before it was read (#57-#80: 43/153 both times;
+    // #69-#80: 19/69 both; #75-#86: 19/81 both), then read: no change of the session moved a set it
+    // had not yet read. 98/226 at the end.
+    {51, 7, 7, true},  // with set #52's single case
+    {53, 7, 10, true},
+    {54, 4, 5, true},
+    {55, 2, 5, true},
+    {56, 4, 6, true},
+    {57, 2, 5, true},
+    {58, 5, 7, true},
+    {59, 3, 8, true},
+    {60, 5, 10, true},
+    {61, 4, 5, true},
+    {62, 4, 8, true},
+    {63, 3, 6, true},
+    {64, 10, 10, true},
+    {65, 4, 8, true},
+    {66, 2, 3, true},
+    {67, 3, 6, true},
+    {68, 7, 7, true},
+    {69, 3, 3, true},
+    {70, 1, 4, true},
+    {71, 2, 7, true},
+    {72, 3, 5, true},
+    {73, 6, 10, true},
+    {74, 3, 4, true},
+    {75, 1, 3, true},
+    {76, 1, 4, true},
+    {77, 1, 3, true},
+    {78, 2, 9, true},
+    {79, 3, 11, true},
+    {80, 1, 4, true},
+    {81, 3, 9, true},
+    {82, 4, 8, true},
+    {83, 8, 11, true},
+    {84, 3, 7, true},
+    {85, 2, 3, true},
+    {86, 1, 5, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -21,9 +21,10 @@ struct Symptom {
 std::string first_term(std::string_view line, const std::vector<std::string>& terms) {
   for (const auto& t : terms) {
     if (has_term(line, t)) {
+      // One '*' at each end is the wildcard (as has_term reads it); more are literal ("make: ***").
       std::string_view bare = t;
-      while (!bare.empty() && bare.front() == '*') bare.remove_prefix(1);
-      while (!bare.empty() && bare.back() == '*') bare.remove_suffix(1);
+      if (!bare.empty() && bare.front() == '*') bare.remove_prefix(1);
+      if (bare.size() > 1 && bare.back() == '*') bare.remove_suffix(1);
       return std::string(bare);
     }
   }

@@ -166,5 +166,17 @@ TEST(TriageTest, WithNothingBesideAFailureTheNearestNamedLineAnswers) {
   EXPECT_EQ(beside->component, "cudnn");
 }
 
+// A CUDA source being compiled (make's "x.cu.o", nvcc's "x.cu(12): error") names the toolkit; a
+// source location in a runtime log ("kernels.cu:2338") does not.
+TEST(TriageTest, ACudaSourceBeingCompiledNamesTheToolkit) {
+  auto make = guess_from_words(
+      "nms_kernel.cu(12): error: identifier \"THCCeilDiv\" is undefined\n"
+      "make[2]: *** [CMakeFiles/nms.dir/nms_kernel.cu.o] Error 1\n",
+      kb());
+  ASSERT_TRUE(make);
+  EXPECT_EQ(make->component, "toolkit");
+  EXPECT_FALSE(guess_from_words("CUDA error: launch failure at kernels.cu:2338\n", kb()));
+}
+
 }  // namespace
 }  // namespace cudiag::explain

@@ -63,6 +63,19 @@ std::string normalized(std::string_view line) {
   return out;
 }
 
+// Every line of `text`, normalized.
+std::vector<std::string> normalized_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    auto nl = text.find('\n', start);
+    auto end = nl == std::string_view::npos ? text.size() : nl;
+    lines.push_back(normalized(text.substr(start, end - start)));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
 struct LineHit {
   std::size_t line = 0;  // 0-based
   std::size_t symptom = 0;
@@ -97,12 +110,8 @@ bool names_component(std::string_view text, const Json& table, std::string_view 
   for (const auto& e : table["entries"]) {
     if (!e.is_object() || text_of(e, "id") != id) continue;
     auto terms = strings_of(e.value("terms", Json::array()));
-    for (std::size_t start = 0; start <= text.size();) {
-      auto nl = text.find('\n', start);
-      auto end = nl == std::string_view::npos ? text.size() : nl;
-      if (!first_term(normalized(text.substr(start, end - start)), terms).empty()) return true;
-      if (nl == std::string_view::npos) break;
-      start = nl + 1;
+    for (const auto& line : normalized_lines(text)) {
+      if (!first_term(line, terms).empty()) return true;
     }
   }
   return false;
@@ -125,14 +134,7 @@ std::optional<WordGuess> guess_from_words(std::string_view text, const Json& tab
     symptoms.push_back({id, terms_of(s), generic});
   }
 
-  std::vector<std::string> lines;
-  for (std::size_t start = 0; start <= text.size();) {
-    auto nl = text.find('\n', start);
-    auto end = nl == std::string_view::npos ? text.size() : nl;
-    lines.push_back(normalized(text.substr(start, end - start)));
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
-  }
+  const std::vector<std::string> lines = normalized_lines(text);
 
   // Per line, the component of the earliest layer it names (entries are in layer order).
   std::vector<std::optional<ComponentHit>> named(lines.size());

@@ -117,6 +117,13 @@ std::string render_text(const ExplainResult& r) {
   if (r.explanations.empty()) {
     out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
     out += "Run `cudiag check` to check this machine's CUDA stack layer by layer.\n";
+    // Nothing answered and nothing stated: a report from another machine can still be checked once
+    // its facts are given, which is what the reporter can usually add.
+    if (r.verdict.layer.empty())
+      out +=
+          "If the text comes from another machine, state what it runs and explain checks those layers:\n"
+          "  --assume driver=VERSION --assume gpu=NAME --assume torch=VERSION+cuXYZ\n"
+          "  (docs/assume.md lists every key, one example each).\n";
     return out;
   }
   std::size_t n = 0;

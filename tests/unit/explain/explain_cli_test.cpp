@@ -122,6 +122,13 @@ TEST(ExplainCliTest, UnknownReportGetsAGuessFromItsWordsMarkedAsOne) {
   TempFile healthy("healthy", "INFO torch 2.3.0+cu121 loaded\nstep 10 loss 0.31\n");
   Json quiet = Json::parse(cudiag("explain --no-collect --format json --file " + healthy.path()).out);
   EXPECT_TRUE(quiet["verdict"].is_null()) << quiet.dump();
+  // With no answer and nothing stated, the text says which facts would let explain check the
+  // reporter's layers; a guess already answers, so it does not.
+  TempFile vague("vague", "My training is very slow.\n");
+  auto none = cudiag("explain --no-collect --file " + vague.path());
+  EXPECT_EQ(none.exit_code, 1) << none.out;
+  EXPECT_NE(flat(none.out).find("--assume driver=VERSION --assume gpu=NAME"), std::string::npos) << none.out;
+  EXPECT_EQ(text.out.find("--assume driver=VERSION"), std::string::npos) << text.out;
 }
 
 TEST(ExplainCliTest, MissingFileIsBadInputOnOneLine) {

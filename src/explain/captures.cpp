@@ -7,6 +7,8 @@
 #include <cstring>
 #include <optional>
 
+#include "rules/torch_variants.h"
+
 namespace cudiag::explain {
 
 namespace {
@@ -192,6 +194,9 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       if (!code) break;
       auto cuda = Version::from_cuda_int(*code);
       add_value(r, n + "_cuda", cuda.text());
+      // The other way out than a newer driver: the newest torch build this driver runs.
+      auto wheel = rules::torch_wheel_for_driver(kb, cuda);
+      add_value(r, n + "_torch_wheel", wheel ? *wheel : "a build for CUDA " + cuda.text() + " or older");
       std::string branches;
       for (const auto& b : kb.driver_branches()) {
         if (b.cuda == cuda) branches += (branches.empty() ? "R" : ", R") + std::to_string(b.branch);

@@ -45,7 +45,7 @@ const std::map<std::string, CaptureKind>& kind_names() {
 std::vector<std::string> derived_suffixes(CaptureKind kind) {
   switch (kind) {
     case CaptureKind::kDriverCudaInt:
-      return {"_cuda"};
+      return {"_cuda", "_torch_wheel"};
     case CaptureKind::kRequiredCuda:
       return {"_driver"};
     case CaptureKind::kSoname:

@@ -146,3 +146,28 @@ std::optional<std::string> torch_cuda_wheel(const kb::KnowledgeBase& kb, const V
 }
 
 }  // namespace cudiag::rules
+
+namespace cudiag::rules {
+
+std::optional<std::string> torch_wheel_for_driver(const kb::KnowledgeBase& kb, const Version& driver_cuda) {
+  std::optional<Version> best_release;
+  std::optional<Version> best_cuda;
+  for (const auto& row : kb.raw("framework_matrix")["entries"]) {
+    if (row.value("framework", "") != "torch") continue;
+    auto release = Version::parse(row.value("release", ""));
+    if (!release) continue;
+    std::optional<Version> fits;
+    for (const auto& v : kb::framework_cuda_variants(row)) {
+      bool runs = v <= driver_cuda || (v.major() == driver_cuda.major() && v.major() >= 11);
+      if (runs && (!fits || *fits < v)) fits = v;
+    }
+    if (fits && (!best_release || *best_release < *release)) best_release = release, best_cuda = fits;
+  }
+  if (!best_release) return std::nullopt;
+  return fmt::format(
+      "torch {} for CUDA {}: pip install torch=={}.* --index-url https://download.pytorch.org/whl/{} "
+      "(torchvision and torchaudio from the same index)",
+      best_release->text(), best_cuda->text(), best_release->text(), best_cuda->cuda_tag());
+}
+
+}  // namespace cudiag::rules

@@ -41,3 +41,13 @@ std::optional<std::string> torch_cuda_wheel(const kb::KnowledgeBase& kb, const V
                                             const std::optional<Version>& driver_cuda);
 
 }  // namespace cudiag::rules
+
+namespace cudiag::rules {
+
+// For a driver that supports CUDA `driver_cuda` and a torch that wants more: the newest torch release
+// with a build that driver runs (a variant of its CUDA or older, or of its major from CUDA 11 on, by
+// minor-version compatibility), "torch 2.7 for CUDA 11.8: pip install torch==2.7.* --index-url
+// https://download.pytorch.org/whl/cu118 (...)". nullopt when the matrix has none.
+std::optional<std::string> torch_wheel_for_driver(const kb::KnowledgeBase& kb, const Version& driver_cuda);
+
+}  // namespace cudiag::rules

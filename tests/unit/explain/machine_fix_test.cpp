@@ -26,6 +26,20 @@ Verdict answer(const std::string& text, const std::vector<std::string>& assumpti
   return decide(found, cli::stated_findings(report, found, kb));
 }
 
+// PyTorch's "driver too old (found version N)" has two ways out: a newer driver, or the newest torch
+// build that driver runs (framework_matrix), named with its wheel index.
+TEST(MachineFixTest, ADriverTooOldForTorchAlsoNamesTheNewestTorchBuildItRuns) {
+  auto v = answer("The NVIDIA driver on your system is too old (found version 11080)\n");
+  EXPECT_NE(v.fix.find("torch 2.7 for CUDA 11.8"), std::string::npos) << v.fix;
+  EXPECT_NE(v.fix.find("https://download.pytorch.org/whl/cu118"), std::string::npos) << v.fix;
+  // Before CUDA 11 no minor-version compatibility: a build of the driver's CUDA or older.
+  v = answer("The NVIDIA driver on your system is too old (found version 10010)\n");
+  EXPECT_NE(v.fix.find("whl/cu101"), std::string::npos) << v.fix;
+  // From CUDA 11 on a build of the driver's major runs on any of its minors.
+  v = answer("The NVIDIA driver on your system is too old (found version 12020)\n");
+  EXPECT_NE(v.fix.find("for CUDA 12."), std::string::npos) << v.fix;
+}
+
 TEST(MachineFixTest, AKnownGpuNamesTheArchitectureToBuildFor) {
   auto v = answer("KinFu2 error: invalid device function\nI rebuild this project with GTX1080.\n");
   EXPECT_EQ(v.layer, "binaries");

@@ -25,6 +25,7 @@
 #include "explain/explain.h"
 #include "explain/pasted_facts.h"
 #include "explain/render.h"
+#include "explain/similar_reports.h"
 #include "kb/knowledge_base.h"
 #include "render/output.h"
 #include "report/assume.h"
@@ -119,7 +120,11 @@ int run_explain(const ExplainArgs& args, const GlobalOptions& global) {
   } else {
     explain::add_message_fixes(result.explanations, kb);
   }
-  result.verdict = explain::decide_or_guess(text, result.explanations, result.findings, kb);
+  auto similar = explain::similar_reports_for(text, kb);
+  for (const auto& s : similar)
+    if (s.similarity >= explain::kMinShownSimilarity && result.similar.size() < explain::kSimilarShown)
+      result.similar.push_back(s);
+  result.verdict = explain::decide_or_guess(text, result.explanations, result.findings, kb, similar);
   // Redacted at the writer: the pasted text and the machine lines are echoed.
   if (args.format == "json") {
     render::write_json_output(explain::render_json(result), {});

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "core/text_wrap.h"
@@ -96,9 +97,10 @@ std::string stated_text(const ExplainResult& r) {
 // The answer first: the layer to fix, what shows it, and the change to make.
 std::string verdict_text(const Verdict& v) {
   if (v.layer.empty()) return "";
-  std::string from = v.from == "facts"   ? "the diagnosis of the stated facts"
-                     : v.from == "words" ? "the words of the text (a guess)"
-                                         : "the message";
+  std::string from = v.from == "facts"     ? "the diagnosis of the stated facts"
+                     : v.from == "words"   ? "the words of the text (a guess)"
+                     : v.from == "similar" ? "the reported failures most like the text"
+                                           : "the message";
   std::string out = wrap("Answer: ", fmt::format("the {} layer, from {}.", v.layer, from), 2);
   out += wrap("  ", v.summary, 2);
   if (!v.fix.empty()) out += wrap("  Fix first: ", v.fix, 4);
@@ -106,10 +108,25 @@ std::string verdict_text(const Verdict& v) {
   return out + "\n";
 }
 
+std::string similar_text(const ExplainResult& r) {
+  if (r.similar.empty()) return "";
+  std::string out = "Reported failures like this one, and the fix each thread confirmed:\n";
+  std::size_t n = 0;
+  for (const auto& s : r.similar) {
+    std::string shared;
+    for (const auto& t : s.shared) shared += (shared.empty() ? "" : ", ") + t;
+    out += wrap(
+        fmt::format("  {}. ", ++n),
+        fmt::format("{} (layer {}; {:.2f} similar, sharing {})", s.url, s.layer, s.similarity, shared), 5);
+    out += wrap("     ", s.fix, 5);
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 std::string render_text(const ExplainResult& r) {
-  std::string out = verdict_text(r.verdict);
+  std::string out = verdict_text(r.verdict) + similar_text(r);
   if (r.explanations.empty() && !r.stated.empty()) {
     out += fmt::format("No known CUDA, driver, container or framework error message in {}.\n", r.input);
     return out + stated_text(r);
@@ -228,6 +245,14 @@ Json render_json(const ExplainResult& r) {
                     {"fix", r.verdict.fix}};
     if (!r.verdict.sources.empty()) j["verdict"]["sources"] = sources_json(r.verdict.sources);
   }
+  Json similar = Json::array();
+  for (const auto& s : r.similar)
+    similar.push_back({{"url", s.url},
+                       {"layer", s.layer},
+                       {"fix", s.fix},
+                       {"similarity", std::round(s.similarity * 100) / 100},
+                       {"shared_terms", s.shared}});
+  j["similar_reports"] = similar;
   return j;
 }
 

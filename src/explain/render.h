@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "explain/explain.h"
+#include "explain/similar_reports.h"
 #include "explain/verdict.h"
 
 namespace cudiag::explain {
@@ -25,6 +26,9 @@ struct ExplainResult {
   Json findings = Json::array();
   bool collected = false;  // the report is this machine's (collected or --report), not only stated facts
   Verdict verdict;         // the answer printed first (explain/verdict.h)
+  // Reported failures like the text, most similar first (those at least kMinShownSimilarity, at most
+  // kSimilarShown): a user reads the fixes real threads confirmed whatever the verdict rests on.
+  std::vector<SimilarReport> similar;
 };
 
 std::string render_text(const ExplainResult& result);

@@ -117,6 +117,19 @@ bool names_component(std::string_view text, const Json& table, std::string_view 
   return false;
 }
 
+bool states_failure(std::string_view text, const Json& table) {
+  if (!table.is_object() || !table.contains("symptoms") || !table["symptoms"].is_object()) return false;
+  std::vector<std::string> terms;
+  for (const auto& [id, s] : table["symptoms"].items()) {
+    if (!s.is_object()) continue;
+    for (auto& t : strings_of(s.value("terms", Json::array()))) terms.push_back(std::move(t));
+  }
+  for (const auto& line : normalized_lines(text)) {
+    if (!first_term(line, terms).empty()) return true;
+  }
+  return false;
+}
+
 std::optional<WordGuess> guess_from_words(std::string_view text, const Json& table) {
   if (!table.is_object() || !table.contains("entries") || !table.contains("symptoms") ||
       !table["entries"].is_array() || !table["symptoms"].is_object())

@@ -44,6 +44,11 @@ inline std::optional<WordGuess> guess_from_words(std::string_view text, const kb
 // message was seen in, which some machine checks weigh (error 35 in a container).
 bool names_component(std::string_view text, const Json& table, std::string_view id);
 
+// Whether any line of `text` states a failure in the triage table's words
+// (its symptoms, specific or general): a log that says nothing wrong is no
+// failure to compare with reported ones.
+bool states_failure(std::string_view text, const Json& table);
+
 // Whether lower-cased `line` holds `term` at word edges; a '*' at an end of
 // the term lets that end run into letters, digits or '_'.
 bool has_term(std::string_view line, std::string_view term);

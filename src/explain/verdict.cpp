@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -81,12 +82,39 @@ Verdict from_words(const WordGuess& guess) {
   return v;
 }
 
+std::vector<SimilarReport> similar_reports_for(std::string_view text, const kb::KnowledgeBase& kb,
+                                               std::string_view exclude_url) {
+  if (!states_failure(text, kb.raw("triage_terms"))) return {};
+  return ReportIndex::builtin().nearest(text, kSimilarVoters, exclude_url);
+}
+
+std::optional<Verdict> from_similar(const std::vector<SimilarReport>& similar) {
+  auto a = answer_from_similar(similar);
+  if (!a) return std::nullopt;
+  const SimilarReport& r = *a->report;
+  Verdict v;
+  v.layer = a->layer;
+  v.from = "similar";
+  v.id = "similar/" + r.url;
+  std::string shared;
+  for (const auto& t : r.shared) shared += (shared.empty() ? "\"" : ", \"") + t + "\"";
+  v.summary = fmt::format(
+      "No message here is one cudiag knows, but {} of the {} reported failures most like this text were "
+      "fixed in the {} layer; the nearest of them ({:.2f} similar, sharing {}) was fixed so:",
+      a->agreeing, std::min(similar.size(), kSimilarVoters), a->layer, r.similarity, shared);
+  v.fix = r.fix;
+  v.sources.push_back({r.url, "the fix its thread confirmed"});
+  return v;
+}
+
 Verdict decide_or_guess(std::string_view text, const std::vector<Explanation>& explanations,
-                        const Json& findings, const kb::KnowledgeBase& kb) {
+                        const Json& findings, const kb::KnowledgeBase& kb,
+                        const std::vector<SimilarReport>& similar) {
   Verdict v = decide(explanations, findings);
   if (!v.layer.empty()) return v;
-  auto guess = guess_from_words(text, kb);
-  return guess ? from_words(*guess) : v;
+  if (auto guess = guess_from_words(text, kb)) return from_words(*guess);
+  if (auto s = from_similar(similar)) return *s;
+  return v;
 }
 
 }  // namespace cudiag::explain

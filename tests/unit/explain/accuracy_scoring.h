@@ -49,20 +49,33 @@ struct Answer {
   std::string text;  // everything the answer says, to look for the remedy in
 };
 
+// The reported failures `cudiag explain` shows and weighs for a case, its own
+// thread left out: the index is made from these corpora, and a case must not
+// find itself.
+inline std::vector<SimilarReport> similar_to(const std::string& text, const std::string& own_url, Answer& a) {
+  auto similar = similar_reports_for(text, kb::KnowledgeBase::builtin(), own_url);
+  std::size_t shown = 0;
+  for (const auto& s : similar)
+    if (s.similarity >= kMinShownSimilarity && shown++ < kSimilarShown) a.text += s.fix + "\n";
+  return similar;
+}
+
 // What `cudiag explain --file` answers for a pasted body: the first error the
-// rules find from the pasted facts, else the first recognised message.
-inline Answer answer(const std::string& text, bool pasted) {
+// rules find from the pasted facts, else the first recognised message, else
+// the reported failures most like it.
+inline Answer answer(const std::string& text, bool pasted, const std::string& own_url) {
   const auto& kb = kb::KnowledgeBase::builtin();
   ExplainOptions options;
   options.require_context = pasted;
   auto found = explain_text(text, kb, options);
   Answer a;
   for (const auto& e : found) a.text += text_of(e);
+  auto similar = similar_to(text, own_url, a);
   if (!pasted) {
     // A message alone: no report, only the fixes the message and the knowledge base give.
     add_message_fixes(found, kb);
     for (const auto& e : found) a.text += e.machine_fix + "\n";
-    auto v = decide_or_guess(text, found, {}, kb);
+    auto v = decide_or_guess(text, found, {}, kb, similar);
     a.text += v.fix + "\n";
     a.layer = v.layer;
     return a;
@@ -80,7 +93,7 @@ inline Answer answer(const std::string& text, bool pasted) {
   auto findings = cli::stated_findings(report, found, kb);
   for (const auto& f : findings) a.text += f.value("message", "") + "\n" + f.value("remediation", "") + "\n";
   // The answer the command prints first (explain/verdict.h).
-  auto v = decide_or_guess(text, found, findings, kb);
+  auto v = decide_or_guess(text, found, findings, kb, similar);
   a.text += v.fix + "\n";
   a.layer = v.layer;
   return a;
@@ -99,7 +112,7 @@ inline double score(const Json& cases, bool pasted, const char* corpus, Tally* l
   for (const auto& c : cases) {
     auto want = c["expect_layer"].get<std::string>();
     auto remedy = c.value("expect_remedy", "");
-    auto a = answer(c["text"].get<std::string>(), pasted);
+    auto a = answer(c["text"].get<std::string>(), pasted, c["source"].get<std::string>());
     if (layer_only) {
       ++layer_only->total;
       if (a.layer == want) ++layer_only->right;

@@ -131,6 +131,28 @@ TEST(ExplainCliTest, UnknownReportGetsAGuessFromItsWordsMarkedAsOne) {
   EXPECT_EQ(text.out.find("--assume driver=VERSION"), std::string::npos) << text.out;
 }
 
+// Real reported failures like the text are shown with the fix each thread confirmed, whatever answers;
+// with nothing else to go on they answer, marked as coming from them.
+TEST(ExplainCliTest, ShowsReportedFailuresLikeTheTextWithTheirConfirmedFixes) {
+  TempFile issue(
+      "similar",
+      "Rootless Podman Error: setting up CDI devices: failed to inject devices: failed to stat CDI "
+      "host device \"/dev/dri/renderD129\": no such file or directory\n");
+  Json j = Json::parse(cudiag("explain --no-collect --format json --file " + issue.path()).out);
+  ASSERT_TRUE(j["similar_reports"].is_array()) << j.dump();
+  ASSERT_FALSE(j["similar_reports"].empty()) << j.dump();
+  const Json& first = j["similar_reports"][0];
+  EXPECT_TRUE(first["url"].get<std::string>().starts_with("https://")) << first.dump();
+  EXPECT_FALSE(first["fix"].get<std::string>().empty());
+  EXPECT_GE(first["similarity"].get<double>(), 0.25);
+  EXPECT_LE(j["similar_reports"].size(), 3u);
+  auto text = cudiag("explain --no-collect --file " + issue.path());
+  EXPECT_NE(text.out.find("Reported failures like this one, and the fix each thread confirmed:"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(first["url"].get<std::string>()), std::string::npos) << text.out;
+}
+
 TEST(ExplainCliTest, MissingFileIsBadInputOnOneLine) {
   auto r = cudiag("explain --no-collect --file /nonexistent/cuda.log");
   EXPECT_EQ(r.exit_code, 2) << r.out;

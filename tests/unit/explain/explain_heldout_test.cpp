@@ -189,6 +189,16 @@ constexpr PastedSet kPastedSets[] = {
     {84, 3, 7, true},
     {85, 2, 3, true},
     {86, 1, 5, true},
+    // Seventh session (2026-12-06): #87 (with #88's two cases) to #94, 37 cases scored unseen with the
+    // session-start binary 22407e7 (23/37 right layer and remedy) and with the similar-reports build
+    // (23/37), then read.
+    {87, 3, 4, true},
+    {89, 2, 4, true},
+    {90, 4, 5, true},
+    {91, 4, 4, true},
+    {92, 7, 8, true},
+    {93, 3, 5, true},
+    {94, 6, 7, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -1,7 +1,10 @@
-// libFuzzer target: explain's word guess (src/explain/triage.cpp) over any
-// pasted text, with the built-in triage_terms table. Whatever the bytes, it
-// returns a guess whose lines lie in the text, or none, and never reads past
-// a line. fuzz/run.sh runs from the repository root, where the table is.
+// libFuzzer target: explain's word guess (src/explain/triage.cpp) and its
+// comparison with reported failures (src/explain/similar_reports.cpp) over any
+// pasted text, with the built-in triage_terms table and report index. Whatever
+// the bytes, the guess's lines lie in the text, or there is none; the terms
+// are well formed; the nearest reports are at most k, most similar first, each
+// sharing a term, and never more than identical. fuzz/run.sh runs from the
+// repository root, where the tables are.
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +12,7 @@
 #include <string_view>
 
 #include "core/json.h"
+#include "explain/similar_reports.h"
 #include "explain/triage.h"
 
 namespace {
@@ -25,6 +29,32 @@ const cudiag::Json& table() {
   return t;
 }
 
+const cudiag::explain::ReportIndex& reports() {
+  static const cudiag::explain::ReportIndex* index = [] {
+    std::ifstream in("data/reported/reported_failures.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = cudiag::Json::parse(text.str(), nullptr, false);
+    if (parsed.is_discarded()) std::abort();  // run from the repository root
+    return new cudiag::explain::ReportIndex(parsed, "data/reported/reported_failures.json");
+  }();
+  return *index;
+}
+
+void check_similar(std::string_view text) {
+  for (const auto& term : cudiag::explain::terms_of(text)) {
+    if (term.size() < 3 || term.front() == '.' || term.front() == '-' || term.back() == '.' ||
+        term.back() == '-')
+      std::abort();
+  }
+  auto near = reports().nearest(text, 5);
+  if (near.size() > 5) std::abort();
+  for (std::size_t i = 0; i < near.size(); ++i) {
+    if (near[i].shared.empty() || !(near[i].similarity > 0) || near[i].similarity > 1.000001) std::abort();
+    if (i > 0 && near[i].similarity > near[i - 1].similarity) std::abort();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -37,5 +67,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         guess->symptom_line > lines || guess->layer.empty())
       std::abort();
   }
+  check_similar(text);
   return 0;
 }

@@ -1,7 +1,6 @@
 #include "explain/similar_reports.h"
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +8,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/embedded.h"
 #include "core/errors.h"
 
 namespace cudiag::explain {
@@ -19,8 +17,6 @@ namespace {
 bool starts_term(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
 bool in_term(char c) { return starts_term(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-constexpr std::string_view kBuiltinPath = "data/reported/reported_failures.json";
 
 std::string string_field(const Json& entry, const char* key, std::string_view where) {
   auto it = entry.find(key);
@@ -124,29 +120,6 @@ double ReportIndex::weight(std::size_t term_id) const {
   return std::log(n / (1.0 + static_cast<double>(document_frequency_[term_id]))) + 1.0;
 }
 
-const ReportIndex& ReportIndex::builtin() {
-  // Never destroyed, as the knowledge base: the process is about to give the memory back anyway.
-  static const ReportIndex* index = [] {
-    const auto* f = find_embedded(kBuiltinPath);
-    if (!f) throw std::logic_error(std::string(kBuiltinPath) + ": not embedded");
-    // The embedded file is ours and the tests keep it valid: a failure here is a bug, not bad input.
-    simdjson::dom::parser parser;
-    simdjson::padded_string padded(f->bytes);
-    simdjson::dom::array entries;
-    if (parser.parse(padded)["entries"].get_array().get(entries) != simdjson::SUCCESS)
-      throw std::logic_error(std::string(kBuiltinPath) + ": no \"entries\" array");
-    std::vector<ReportRecord> records;
-    for (simdjson::dom::element e : entries) {
-      std::string_view url, layer, fix, terms;
-      if (e["url"].get(url) || e["layer"].get(layer) || e["fix"].get(fix) || e["terms"].get(terms))
-        throw std::logic_error(std::string(kBuiltinPath) + ": an entry without url, layer, fix or terms");
-      records.push_back({std::string(url), std::string(layer), std::string(fix), std::string(terms)});
-    }
-    return new ReportIndex(std::move(records));
-  }();
-  return *index;
-}
-
 std::vector<SimilarReport> ReportIndex::nearest(std::string_view text, std::size_t k,
                                                 std::string_view exclude_url) const {
   // The text's terms, weighted as the reports' are; a term no report has
@@ -178,9 +151,11 @@ std::vector<SimilarReport> ReportIndex::nearest(std::string_view text, std::size
     const Entry& e = entries_[i];
     SimilarReport r{e.url, e.layer, e.fix, s, {}};
     std::vector<std::pair<double, std::size_t>> shared;
-    for (auto [t, w] : query)
-      if (std::any_of(e.terms.begin(), e.terms.end(), [&](const auto& et) { return et.first == t; }))
-        shared.emplace_back(w, t);
+    for (const auto& term : query) {
+      auto id = term.first;  // a structured binding cannot be captured before C++20's clang 16
+      if (std::any_of(e.terms.begin(), e.terms.end(), [id](const auto& et) { return et.first == id; }))
+        shared.emplace_back(term.second, id);
+    }
     std::sort(shared.begin(), shared.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t n = 0; n < shared.size() && n < 5; ++n)
       r.shared.push_back(vocabulary_[shared[n].second]);

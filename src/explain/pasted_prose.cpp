@@ -126,8 +126,19 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
     out.push_back({"cuda_runtime", m[1], "a CUDA version in the text"});
   if ((has(l, "tensorflow") || has(l, "tf")) && std::regex_search(l, m, tensorflow))
     out.push_back({"tensorflow", m[1], "a TensorFlow version in the text"});
-  if (has(l, "torch") && !has(l, "used to build") && std::regex_search(l, m, torch))
-    out.push_back({"torch", m[1], "a PyTorch version in the text"});
+  if (has(l, "torch") && !has(l, "used to build") && std::regex_search(l, m, torch)) {
+    // "conda install pytorch==1.6.0 cudatoolkit=10.1 -c pytorch" (or pytorch-cuda=11.8): the
+    // CUDA the command chose is the build's, as "+cu101" would say.
+    static const std::regex conda_cuda(R"((?:cudatoolkit|pytorch-cuda)\s*={1,2}\s*(\d{1,2})\.(\d))");
+    std::string version = m[1];
+    std::smatch c;
+    if (version.find('+') == std::string::npos && has(l, "conda") && std::regex_search(l, c, conda_cuda)) {
+      out.push_back(
+          {"torch", version + "+cu" + c[1].str() + c[2].str(), "a conda command's PyTorch and CUDA"});
+    } else {
+      out.push_back({"torch", version, "a PyTorch version in the text"});
+    }
+  }
   if (has(l, "driver") && std::regex_search(l, m, driver))
     out.push_back({"driver", m[1], "a driver version in the text"});
   // A line that is only a driver-shaped version ("410.48" under the OS in an environment list).

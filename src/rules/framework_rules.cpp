@@ -86,7 +86,7 @@ const RegisterRuleTable kRuleTable{
      .layer = "binaries",
      .severity = "error",
      .when =
-         R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's): "no kernel image is available for execution on the device".)",
+         R"(Neither SASS that runs on the GPU nor PTX the driver can JIT (PTX ISA newer than the driver's), or, with no architecture list known, a build CUDA older than every architecture the GPU runs (CUDA 10.x on Ampere): "no kernel image is available for execution on the device".)",
      .covered_by = "test unit/frameworks/frameworks_machine_test.cpp",
      .message =
          "{framework} cannot run kernels on {gpu}: {reason}; CUDA calls fail with 'no kernel image is available for execution on the device'",
@@ -341,12 +341,24 @@ std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
 }
 
 // The build to install for a GPU: the torch wheel the knowledge base names, else the general advice.
-std::string install_for(const kb::KnowledgeBase& kb, const FwRef& r, const Version& cc) {
+std::string install_for(const Json& report, const kb::KnowledgeBase& kb, const FwRef& r, const Version& cc) {
   auto version = Version::parse(version_text(*r.fw));
   if (r.fw->value("name", "") == "torch" && version) {
-    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc)) return *wheel;
+    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc, host_driver(report, kb).cuda)) return *wheel;
   }
   return "a newer CUDA variant of the framework (or one that carries its PTX), or a driver new enough to JIT the PTX it carries";
+}
+
+// The first CUDA that compiles SASS this GPU runs: an architecture of its major with a minor not above
+// its own (sm_89 runs sm_80's, from CUDA 11.0). nullopt when the knowledge base knows none.
+std::optional<Version> first_cuda_for_family(const kb::KnowledgeBase& kb, const Version& cc) {
+  std::optional<Version> first;
+  for (const auto& a : kb.archs()) {
+    if (a.cc.major() != cc.major() || a.cc.minor() > cc.minor()) continue;
+    auto since = a.first_cuda ? a.first_cuda : a.first_cuda_at_most;
+    if (since && (!first || *since < *first)) first = since;
+  }
+  return first;
 }
 
 void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
@@ -384,7 +396,7 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
         f = finding("frameworks.no_kernel_for_gpu", {{"framework", label(r)},
                                                      {"gpu", g.label},
                                                      {"reason", v.reason},
-                                                     {"install", install_for(kb, r, *g.cc)}});
+                                                     {"install", install_for(report, kb, r, *g.cc)}});
         f.independent = true;
       }
       f.evidence.push_back(evidence(t->fact, t->listing, "fatbin headers / build record of " + t->what));
@@ -401,6 +413,26 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
     if (targets_of(report, r)) continue;
     auto b = build_cuda(report, r);
     if (!b.major) continue;
+    // No list, but the build's CUDA is older than any architecture the GPU runs (a CUDA 10.1 torch on
+    // an RTX 4060): no SASS for it can be in the build, whatever the list was.
+    for (const auto& g : gs) {
+      auto since = g.cc && b.version ? first_cuda_for_family(kb, *g.cc) : std::nullopt;
+      if (!since || !(*b.version < *since)) continue;
+      auto f = finding(
+          "frameworks.no_kernel_for_gpu",
+          {{"framework", label(r)},
+           {"gpu", g.label},
+           {"reason",
+            fmt::format("it is built with CUDA {}, and SASS that runs on sm_{}{} needs CUDA {} or newer",
+                        b.version->text(), g.cc->major(), g.cc->minor(), since->text())},
+           {"install", install_for(report, kb, r, *g.cc)}});
+      f.independent = true;
+      f.evidence.push_back(evidence_from(report, b.fact));
+      f.evidence.push_back(evidence(g.fact, g.cc->text(), g.source));
+      f.evidence.push_back(
+          evidence("kb:architectures.first_cuda", since->text(), "knowledge base architectures"));
+      out.push_back(std::move(f));
+    }
     const Json* row = kb::framework_matrix_row(kb, r.fw->value("name", ""), "", b.major);
     if (!row || !row->contains("min_cc")) row = kb::framework_matrix_row(kb, "*", "", b.major);
     if (!row || !row->contains("min_cc")) continue;

@@ -62,7 +62,7 @@ std::string joined(const std::vector<std::string>& v) {
 }  // namespace
 
 std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& torch,
-                                               const Version& cc) {
+                                               const Version& cc, const std::optional<Version>& driver_cuda) {
   auto rows = rows_for(kb, cc);
   if (rows.empty()) return std::nullopt;
   auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
@@ -77,13 +77,38 @@ std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, cons
   if (!pick) pick = &rows.back();
   std::string pin = same_release ? torch.text() : pick->release.text() + ".*";
   std::string sm = fmt::format("sm_{}{}", cc.major(), cc.minor());
-  std::string newest = pick->variants.back();
+  std::string index = pick->variants.back();
+  std::string driver_note;
+  if (driver_cuda) {
+    // The newest of each kind, whatever order the matrix lists them in.
+    std::string not_newer, same_major;
+    auto newer = [](const std::string& a, const std::string& than) {
+      auto va = Version::parse(a);
+      auto vb = Version::parse(than);
+      return than.empty() || (va && vb && *vb < *va);
+    };
+    for (const auto& v : pick->variants) {
+      auto cuda = Version::parse(v);
+      if (!cuda) continue;
+      if (*cuda <= *driver_cuda && newer(v, not_newer)) not_newer = v;
+      if (cuda->major() == driver_cuda->major() && cuda->major() >= 11 && newer(v, same_major))
+        same_major = v;
+    }
+    if (!not_newer.empty()) {
+      index = not_newer;
+    } else if (!same_major.empty()) {
+      index = same_major;
+    } else {
+      driver_note = fmt::format("; your driver supports CUDA {} only: upgrade it to one for CUDA {} first",
+                                driver_cuda->text(), pick->variants.front());
+    }
+  }
   std::vector<std::string> cudas;
   for (const auto& v : pick->variants) cudas.push_back("CUDA " + v);
   return fmt::format(
       "torch {} for {} has kernels that run on {}: pip install torch=={} --index-url https://download.pytorch.org/whl/{} "
-      "(torchvision and torchaudio from the same index)",
-      pick->release.text(), joined(cudas), sm, pin, tag(newest));
+      "(torchvision and torchaudio from the same index){}",
+      pick->release.text(), joined(cudas), sm, pin, tag(index), driver_note);
 }
 
 std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,

@@ -14,10 +14,13 @@ namespace cudiag::rules {
 
 // "torch 1.12 for CUDA 11.3 or 11.6 has kernels that run on sm_86: pip install torch==1.12.0 --index-url
 // https://download.pytorch.org/whl/cu116 (torchvision and torchaudio from the same index)"; the same
-// release's variants first, else the nearest release that has one. nullopt when the matrix knows
-// no wheel with this architecture.
+// release's variants first, else the nearest release that has one. With the driver's CUDA known, the
+// index is the newest variant not newer than it (no reliance on minor-version compatibility, whose PTX
+// limits a newer variant could hit), else one of its major; when the driver runs none, the text says
+// the driver comes first. nullopt when the matrix knows no wheel with this architecture.
 std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& torch,
-                                               const Version& cc);
+                                               const Version& cc,
+                                               const std::optional<Version>& driver_cuda = std::nullopt);
 
 }  // namespace cudiag::rules
 

@@ -90,6 +90,18 @@ class Explain(unittest.TestCase):
         self.assertIsInstance(e, dict)
         self.assertIn("insufficient", str(e).lower())
 
+    def test_unrecognised_failure_is_compared_with_the_reported_failures(self) -> None:
+        # The portable build loads the index of reported failures with its own
+        # parser (similar_reports_builtin_portable.cpp): it must load and answer.
+        e = cudiag.explain(
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device "
+            "after upgrading to a new GPU with my old torch build",
+            no_collect=True,
+        )
+        similar = e.get("similar_reports", [])
+        self.assertTrue(similar, e)
+        self.assertTrue(all(r["url"].startswith("https://") and r["fix"] for r in similar))
+
     def test_text_starting_with_a_dash_is_text(self) -> None:
         # stdin, not argv: a message that looks like an option is still a message.
         e = cudiag.explain("--format yaml", no_collect=True)

@@ -70,6 +70,39 @@ TEST(MachineFixTest, ATorchBuildWithoutTheGpusArchitectureNamesTheWheel) {
   EXPECT_NE(known.fix.find("whl/cu12"), std::string::npos) << known.fix;
 }
 
+// No architecture list for old torch releases, but a build whose CUDA predates every architecture the GPU
+// runs cannot carry SASS for it (https://github.com/zzhang1987/Factor-Graph-Neural-Network/issues/4:
+// 1.5.1+cu101 on an RTX 3080 Ti; the maintainer: a CUDA 11 build).
+TEST(MachineFixTest, ABuildWhoseCudaPredatesTheGpuFamilyHasNoKernelForIt) {
+  const std::string text = "training fails on the GPU, on the CPU it works\n";
+  auto ampere = answer(text, {"torch=1.7.1+cu101", "gpu=RTX 3090"});
+  EXPECT_EQ(ampere.id, "frameworks.no_kernel_for_gpu");
+  EXPECT_NE(ampere.fix.find("sm_86"), std::string::npos) << ampere.fix;
+  // sm_86 runs the sm_80 SASS CUDA 11.0 compiles: nothing to say from the CUDA alone.
+  EXPECT_NE(answer(text, {"torch=1.7.1+cu110", "gpu=RTX 3090"}).id, "frameworks.no_kernel_for_gpu");
+  // A conda command says the build's CUDA as +cu101 would.
+  auto conda =
+      answer("conda install pytorch==1.6.0 cudatoolkit=10.1 -c pytorch; it fails\n", {"gpu=RTX 4060"});
+  EXPECT_EQ(conda.id, "frameworks.no_kernel_for_gpu");
+}
+
+TEST(MachineFixTest, TheWheelNamedForAGpuIsOneTheStatedDriverRuns) {
+  // R570 supports CUDA 12.8: of torch 2.8's cu128 and cu129 builds, the one not newer than the driver
+  // (https://github.com/pytorch/pytorch/issues/160804: RTX 5090, 2.2.0+cu121, driver 570.181).
+  auto r570 = answer("CUDA error: no kernel image is available for execution on the device\n",
+                     {"torch=2.2.0+cu121", "gpu=RTX 5090", "driver=570.181"});
+  EXPECT_EQ(r570.id, "frameworks.no_kernel_for_gpu");
+  EXPECT_NE(r570.fix.find("whl/cu128"), std::string::npos) << r570.fix;
+  // A driver newer than every build: the newest build.
+  auto r580 = answer("CUDA error: no kernel image is available for execution on the device\n",
+                     {"torch=2.2.0+cu121", "gpu=RTX 5090", "driver=580.65.06"});
+  EXPECT_EQ(r580.fix.find("whl/cu128"), std::string::npos) << r580.fix;
+  // A driver that runs no build with Blackwell kernels: the driver comes first, and the text says so.
+  auto r470 = answer("CUDA error: no kernel image is available for execution on the device\n",
+                     {"torch=2.2.0+cu121", "gpu=RTX 5090", "driver=470.256.02"});
+  EXPECT_NE(r470.fix.find("upgrade it to one for CUDA 12.8 first"), std::string::npos) << r470.fix;
+}
+
 TEST(MachineFixTest, TheSameMessageMeansAnotherLayerInItsContext) {
   EXPECT_EQ(answer("Found no NVIDIA driver on your system.\n").layer, "driver_api");
   auto compose =

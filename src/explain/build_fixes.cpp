@@ -43,13 +43,13 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
                                       const std::optional<Version>& nvcc,
                                       const std::optional<Version>& gpu_cc, const std::string& gpu_label) {
   std::string nvcc_said = nvcc ? fmt::format(" (yours is {})", nvcc->text()) : "";
+  std::string xy = "XY";
+  std::string example = ", XY being the GPU's compute capability without the dot (86 for an RTX 3090)";
+  if (gpu_cc) {
+    xy = fmt::format("{}{}", gpu_cc->major(), gpu_cc->minor());
+    example = fmt::format(" for the {}", gpu_label);
+  }
   if (ascii_lower(arch).find("native") != std::string::npos) {
-    std::string xy = "XY";
-    std::string example = ", XY being the GPU's compute capability without the dot (86 for an RTX 3090)";
-    if (gpu_cc) {
-      xy = fmt::format("{}{}", gpu_cc->major(), gpu_cc->minor());
-      example = fmt::format(" for the {}", gpu_label);
-    }
     return BuildFix{
         fmt::format(
             "Name the architecture instead of native: -arch=sm_{0} (-gencode arch=compute_{0},code=sm_{0}) or "
@@ -58,9 +58,44 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
             xy, example, nvcc_said),
         "binaries"};
   }
+  // "compute_" or "compute_No" ("No CUDA devices found." from a detection script): the build asked the
+  // GPU for its architecture and found none, as in a docker build, which sees no GPU.
+  auto number = arch.substr(std::min(arch.find('_') + 1, arch.size()));
+  if (number.empty() || number[0] < '0' || number[0] > '9') {
+    return BuildFix{
+        fmt::format(
+            "The build detects the GPU's architecture and found none (a docker build sees no GPU; nvcc got "
+            "'{0}' with no number): name it explicitly: CMAKE_CUDA_ARCHITECTURES={1} (or the build's own "
+            "variable: CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST, an SM= or CUDA_ARCH setting), -arch=sm_{1}{2}.",
+            arch, xy, example),
+        "binaries"};
+  }
   // ptxas's --gpu-name comes from nvcc: an nvcc that accepted an architecture its ptxas rejects
   // means two toolkits mixed (an old distribution nvcc with a newer ptxas), the signature's own answer.
   if (from_ptxas) return std::nullopt;
+  // An architecture newer than the GPU the build is for (a build script's Blackwell default on an RTX
+  // 4090): the GPU cannot run it anyway, so the list is what to change, not the toolkit.
+  long digits = std::strtol(number.c_str(), nullptr, 10);
+  if (gpu_cc && digits >= 10) {
+    long wanted = gpu_cc->major() * 10 + gpu_cc->minor();
+    if (digits > wanted) {
+      // Another GPU of the machine may be the one that needs it: then the toolkit is what to change.
+      auto target = kb.arch_match(arch);
+      auto since = target && target->arch->first_cuda ? target->arch->first_cuda : std::nullopt;
+      std::string other =
+          since
+              ? fmt::format(" If another GPU of the machine needs {}, build with CUDA {} or newer instead{}.",
+                            arch, since->text(), nvcc_said)
+              : "";
+      return BuildFix{
+          fmt::format(
+              "{0} is newer than the {1} (sm_{2}) the build is for, which cannot run it: build for the GPU's own "
+              "architecture: CMAKE_CUDA_ARCHITECTURES={2}, -arch=sm_{2}, TORCH_CUDA_ARCH_LIST={3}.{4} (or the "
+              "build script's SM= / CUDA_ARCH setting) instead of {0}.{5}",
+              arch, gpu_label, wanted, gpu_cc->major(), gpu_cc->minor(), other),
+          "binaries"};
+    }
+  }
   auto m = kb.arch_match(arch);
   if (!m || !m->arch->last_cuda) return std::nullopt;
   const auto& last = *m->arch->last_cuda;

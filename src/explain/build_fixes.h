@@ -17,9 +17,10 @@ struct BuildFix {
 };
 
 // nvcc (or ptxas, `from_ptxas`) rejecting `arch`: "native", which nvcc accepts from CUDA 11.6 and
-// CMake from 3.24, or an architecture the toolkits dropped, are the build's list to change
-// (binaries); nullopt when the signature's own answer (a toolkit too old) stands. `gpu_cc` and
-// `gpu_label` name the architecture to use instead of native.
+// CMake from 3.24, a placeholder a failed detection left ("compute_", "compute_No"), an architecture
+// newer than the stated GPU, or one the toolkits dropped, are the build's list to change (binaries);
+// nullopt when the signature's own answer (a toolkit too old) stands. `gpu_cc` and `gpu_label` name
+// the architecture to use instead.
 std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::string& arch, bool from_ptxas,
                                       const std::optional<Version>& nvcc,
                                       const std::optional<Version>& gpu_cc, const std::string& gpu_label);

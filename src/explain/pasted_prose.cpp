@@ -70,6 +70,18 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
                      kNamedGpu});
     }
   }
+  // "using 4090 GPU", "my 3080 Ti card": a GeForce model number without its GTX/RTX, only when
+  // "GPU" or "card" follows it (a bare four-digit number is usually something else).
+  static const std::regex bare_geforce(
+      R"((?:^|[^a-z0-9.])((?:10|16|20|30|40|50)[5-9]0)(?:\s?(ti|super))?\s+(?:gpus?|graphics cards?|cards?)\b)",
+      kIcase);
+  if (!has(l, "gtx") && !has(l, "rtx") && (has(l, "gpu") || has(l, "card")) &&
+      std::regex_search(s, m, bare_geforce)) {
+    std::string model = m[1];
+    std::string series = model.rfind("10", 0) == 0 || model.rfind("16", 0) == 0 ? "GTX" : "RTX";
+    std::string suffix = !m[2].matched ? "" : (upper(m[2]) == "TI" ? " Ti" : " SUPER");
+    out.push_back({"gpu", "GeForce " + series + " " + model + suffix, kNamedGpu});
+  }
   if (has(l, "titan") && std::regex_search(s, m, titan))
     out.push_back({"gpu", "TITAN " + (upper(m[1]) == "XP" ? std::string("Xp") : upper(m[1])), kNamedGpu});
   // Only lines with a capital followed by a digit can name one: most log lines skip the regex.
@@ -111,7 +123,7 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       R"((?:^|[\s(,;:'"`])(?:pytorch|torch)(?:\.__version__)?(?:\s+version)?\s*(?:={1,3}|is|:|as|v)?\s*[`'"]?(\d+\.\d+(?:\.\d+)?(?:\+(?:cu\d+|cpu|rocm\d+(?:\.\d+)*))?)(?!\d|\.\d))",
       kIcase);
   static const std::regex driver(
-      R"(\bdrivers?(?:\s+version)?[\s(-]*(?:is|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
+      R"(\bdrivers?(?:\s+version)?[\s(-]*(?:is|was|:|=|of|version)?\s*(?:version\s*)?r?([2-9]\d{2}(?:\.\d{2,3}(?:\.\d{1,3})?)?)(?!\d|\.\d|%))",
       kIcase);
   // "with CUDA 12.2", "cuda10.0", "CUDA version is 11.8", "(in server with cuda 11.1)": the toolkit the
   // reporter has. Not nvidia-smi's header (the driver's CUDA), a path (/usr/local/cuda-11.7) or a

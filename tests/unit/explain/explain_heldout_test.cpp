@@ -208,6 +208,12 @@ constexpr PastedSet kPastedSets[] = {
     {96, 3, 4, true},
     {97, 6, 6, true},
     {98, 8, 8, true},
+    // Then #99-#102, 30 cases scored unseen with 5706310 (15/30 right layer and remedy, 19/30 right layer),
+    // then read (22/30 and 23/30).
+    {99, 4, 5, true},
+    {100, 5, 6, true},
+    {101, 5, 8, true},
+    {102, 9, 11, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -86,6 +86,48 @@ TEST(MachineFixTest, ABuildWhoseCudaPredatesTheGpuFamilyHasNoKernelForIt) {
   EXPECT_EQ(conda.id, "frameworks.no_kernel_for_gpu");
 }
 
+// nvcc given an architecture it cannot use because of the build, not the toolkit.
+TEST(MachineFixTest, AnArchitecturePlaceholderOrOneNewerThanTheGpuIsTheBuildsListToChange) {
+  // A detection that found no GPU (a docker build): no number, or the detection's own output.
+  for (const char* text :
+       {"nvcc fatal : Unsupported gpu architecture 'compute_'\n",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_No CUDA devices found.'\n"}) {
+    auto v = answer(text, {"gpu=RTX 3090"});
+    EXPECT_EQ(v.layer, "binaries") << text;
+    EXPECT_NE(v.fix.find("CMAKE_CUDA_ARCHITECTURES=86"), std::string::npos) << v.fix;
+  }
+  // Blackwell's compute_103 on an RTX 4090
+  // (https://github.com/marcoslucianops/DeepStream-Yolo-Seg/issues/29), the GPU as the reporter wrote it: the
+  // GPU's own architecture, and the toolkit for another GPU.
+  auto ada = answer(
+      "nvcc fatal   : Unsupported gpu architecture 'compute_103'\n"
+      "We were using 4090 GPU and Nvidia Driver Version was 575.57.08\n");
+  EXPECT_EQ(ada.layer, "binaries");
+  EXPECT_NE(ada.fix.find("CMAKE_CUDA_ARCHITECTURES=89"), std::string::npos) << ada.fix;
+  EXPECT_NE(ada.fix.find("CUDA 12.9 or newer"), std::string::npos) << ada.fix;
+  // An architecture the GPU runs, unknown to an old nvcc: the toolkit stays the answer.
+  auto older = answer("nvcc fatal   : Unsupported gpu architecture 'compute_86'\n", {"gpu=RTX 3090"});
+  EXPECT_EQ(older.layer, "cuda_runtime") << older.fix;
+}
+
+// The same message, another layer where the text says where the libraries came from.
+TEST(MachineFixTest, ContextNamesTheLayerOfADriverMismatchAndThePtxLinker) {
+  auto image = answer(
+      "In my Fedora25 Dockerfile, I first install NVidia graphic drivers 384.90\n"
+      "Failed to initialize NVML: Driver/library version mismatch\n");
+  EXPECT_EQ(image.layer, "container");
+  EXPECT_NE(image.fix.find("remove them from the image"), std::string::npos) << image.fix;
+  // A host whose module lags its libraries stays the kernel driver, containers or not.
+  EXPECT_EQ(
+      answer("nvidia-container-cli: initialization error: nvml error: driver/library version mismatch\n")
+          .layer,
+      "kernel_driver");
+  auto numba = answer(
+      "ERROR:numba.cuda.cudadrv.driver:Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n");
+  EXPECT_EQ(numba.layer, "driver_api");
+  EXPECT_NE(numba.fix.find("pynvjitlink"), std::string::npos) << numba.fix;
+}
+
 TEST(MachineFixTest, TheWheelNamedForAGpuIsOneTheStatedDriverRuns) {
   // R570 supports CUDA 12.8: of torch 2.8's cu128 and cu129 builds, the one not newer than the driver
   // (https://github.com/pytorch/pytorch/issues/160804: RTX 5090, 2.2.0+cu121, driver 570.181).

@@ -308,6 +308,9 @@ void read_host(Reader& r, const std::string& s, const std::string& l) {
   if (has(l, "microsoft-standard-wsl2") || has(l, "wsl version: 2") ||
       std::regex_search(l, re(R"(^\s*wsl\s*2\b)")))
     r.add("wsl", "2", "WSL kernel string");
+  // WSL 1 has no Linux kernel: uname and /proc/version say "4.4.0-<Windows build>-Microsoft".
+  else if (has(l, "-microsoft") && std::regex_search(l, re(R"(\b4\.4\.0-\d{4,5}-microsoft\b)")))
+    r.add("wsl", "1", "WSL 1 kernel string (4.4.0-<build>-Microsoft)");
   if (std::regex_search(s, m, re(R"(^PRETTY_NAME="?([^"]+))"))) r.add("os", os_value(m[1]), "os-release");
   if (std::regex_search(s, m, re(R"(^Description:\s+(.+)$)")) && has(l, "ubuntu"))
     r.add("os", os_value(m[1]), "lsb_release");

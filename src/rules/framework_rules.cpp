@@ -361,6 +361,20 @@ std::optional<Version> first_cuda_for_family(const kb::KnowledgeBase& kb, const 
   return first;
 }
 
+// For a GPU older than every architecture of the build: the torch wheel of the same release that still
+// carries it (torch 2.8's cu128 for a Pascal GPU, where cu129 dropped it), else the general advice.
+std::string older_gpu_remedy(const Json& report, const kb::KnowledgeBase& kb, const FwRef& r,
+                             const Version& cc) {
+  auto version = Version::parse(version_text(*r.fw));
+  if (r.fw->value("name", "") == "torch" && version) {
+    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc, host_driver(report, kb).cuda))
+      return "This GPU is older than every architecture the build targets: " + *wheel;
+  }
+  return "This GPU is older than every architecture the build targets: install a build for an older CUDA variant "
+         "that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from source with TORCH_CUDA_ARCH_LIST "
+         "including it";
+}
+
 void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto gs = gpus(report, kb);
   if (gs.empty()) return;
@@ -389,8 +403,7 @@ void architectures(const Json& report, const kb::KnowledgeBase& kb, std::vector<
               fmt::format(
                   "{} cannot run kernels on {}: {}; CUDA calls fail with 'no kernel image is available for execution on the device'",
                   label(r), g.label, v.reason)},
-             {"remedy",
-              "This GPU is older than every architecture the build targets: install a build for an older CUDA variant that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from source with TORCH_CUDA_ARCH_LIST including it"}});
+             {"remedy", older_gpu_remedy(report, kb, r, *g.cc)}});
         f.independent = true;
       } else {
         f = finding("frameworks.no_kernel_for_gpu", {{"framework", label(r)},

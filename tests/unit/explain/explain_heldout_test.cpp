@@ -214,6 +214,12 @@ constexpr PastedSet kPastedSets[] = {
     {100, 5, 6, true},
     {101, 5, 8, true},
     {102, 9, 11, true},
+    // And #103-#106, 25 cases scored unseen with ea41e39 (12/25 right layer and remedy, 16/25 right layer),
+    // then read (16/25 and 18/25).
+    {103, 3, 5, true},
+    {104, 4, 6, true},
+    {105, 6, 7, true},
+    {106, 5, 7, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

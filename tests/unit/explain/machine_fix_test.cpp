@@ -128,6 +128,37 @@ TEST(MachineFixTest, ContextNamesTheLayerOfADriverMismatchAndThePtxLinker) {
   EXPECT_NE(numba.fix.find("pynvjitlink"), std::string::npos) << numba.fix;
 }
 
+// Facts of the host that decide the answer: a WSL 1 kernel, a Slurm job, MIG and visible devices.
+TEST(MachineFixTest, HostFactsInThePastedTextDecideTheLayer) {
+  auto wsl1 = answer(
+      "Linux version 4.4.0-20150-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) )\n"
+      "Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file\n");
+  EXPECT_EQ(wsl1.id, "host.wsl1_no_gpu");
+  EXPECT_NE(wsl1.fix.find("wsl --set-version"), std::string::npos) << wsl1.fix;
+  auto slurm = answer(
+      "#SBATCH --partition=gpu\nsrun python train.py\n"
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
+  EXPECT_EQ(slurm.layer, "host");
+  EXPECT_NE(slurm.fix.find("--gres=gpu:1"), std::string::npos) << slurm.fix;
+  // The same message on a plain machine stays the kernel module.
+  EXPECT_EQ(answer("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n").layer,
+            "kernel_driver");
+  auto per_task = answer(
+      "#SBATCH --gpus-per-task=1\ntorch.cuda.set_device(local_rank)\nRuntimeError: CUDA error: invalid device "
+      "ordinal\n");
+  EXPECT_NE(per_task.fix.find("--gpus-per-node"), std::string::npos) << per_task.fix;
+  auto assert_failed = answer("RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED\n");
+  EXPECT_EQ(assert_failed.layer, "host");
+  EXPECT_NE(assert_failed.fix.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << assert_failed.fix;
+}
+
+// A GPU older than every architecture of a torch build: the same release's variant that still carries it.
+TEST(MachineFixTest, AGpuOlderThanTheBuildNamesTheVariantThatStillCarriesIt) {
+  auto pascal = answer("it fails with a kernel error\n", {"torch=2.8.0+cu129", "gpu=GTX 1070"});
+  EXPECT_EQ(pascal.id, "frameworks.gpu_older_than_build");
+  EXPECT_NE(pascal.fix.find("whl/cu126"), std::string::npos) << pascal.fix;
+}
+
 TEST(MachineFixTest, TheWheelNamedForAGpuIsOneTheStatedDriverRuns) {
   // R570 supports CUDA 12.8: of torch 2.8's cu128 and cu129 builds, the one not newer than the driver
   // (https://github.com/pytorch/pytorch/issues/160804: RTX 5090, 2.2.0+cu121, driver 570.181).

@@ -220,6 +220,12 @@ constexpr PastedSet kPastedSets[] = {
     {104, 4, 6, true},
     {105, 6, 7, true},
     {106, 5, 7, true},
+    // Last #107-#110, 34 cases scored unseen with 8682982 (14/34 right layer and remedy, 19/34 right layer),
+    // then read (19/34 and 22/34).
+    {107, 6, 8, true},
+    {108, 8, 9, true},
+    {109, 4, 8, true},
+    {110, 4, 9, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

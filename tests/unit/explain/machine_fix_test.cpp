@@ -152,6 +152,22 @@ TEST(MachineFixTest, HostFactsInThePastedTextDecideTheLayer) {
   EXPECT_NE(assert_failed.fix.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << assert_failed.fix;
 }
 
+// Where the libraries come from decides: an L4T container without the NVIDIA runtime, WSL's libcuda.
+TEST(MachineFixTest, AMissingLibraryInAJetsonContainerOrUnderWslIsWhereItShouldComeFrom) {
+  auto l4t = answer(
+      "docker run -it dustynv/ros:noetic-pytorch-l4t-r32.5.0\n"
+      "OSError: libcurand.so.10: cannot open shared object file: No such file or directory\n");
+  EXPECT_EQ(l4t.layer, "container");
+  EXPECT_NE(l4t.fix.find("default-runtime"), std::string::npos) << l4t.fix;
+  // Without the L4T image the same line is the library's.
+  EXPECT_NE(
+      answer("OSError: libcurand.so.10: cannot open shared object file: No such file or directory\n").layer,
+      "container");
+  auto wsl = answer("Could not load library libcudnn_cnn_infer.so.8\nOn WSL Ubuntu 22.04.2 LTS\n");
+  EXPECT_EQ(wsl.layer, "driver_api");
+  EXPECT_NE(wsl.fix.find("/usr/lib/wsl/lib"), std::string::npos) << wsl.fix;
+}
+
 // A GPU older than every architecture of a torch build: the same release's variant that still carries it.
 TEST(MachineFixTest, AGpuOlderThanTheBuildNamesTheVariantThatStillCarriesIt) {
   auto pascal = answer("it fails with a kernel error\n", {"torch=2.8.0+cu129", "gpu=GTX 1070"});

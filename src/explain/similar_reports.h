@@ -47,8 +47,7 @@ class ReportIndex {
   ReportIndex(const Json& doc, std::string_view where);
   // data/reported/reported_failures.json, parsed with simdjson: nlohmann's
   // parser took ~10 ms of explain's ~60 for the 600 KB file, simdjson ~1.
-  // The portable build, which cannot link simdjson, uses nlohmann
-  // (similar_reports_builtin_portable.cpp).
+  // The portable build, which cannot link simdjson, uses nlohmann.
   static const ReportIndex& builtin();
   // Not copyable: ids_ views the strings of vocabulary_.
   ReportIndex(const ReportIndex&) = delete;

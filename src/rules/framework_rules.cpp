@@ -340,12 +340,18 @@ std::optional<Targets> targets_of(const Json& report, const FwRef& r) {
   return std::nullopt;
 }
 
+// The torch wheel that has kernels for compute capability `cc` and that the host's driver runs, when the
+// framework is torch and the knowledge base names one.
+std::optional<std::string> torch_wheel_of(const Json& report, const kb::KnowledgeBase& kb, const FwRef& r,
+                                          const Version& cc) {
+  auto version = Version::parse(version_text(*r.fw));
+  if (r.fw->value("name", "") != "torch" || !version) return std::nullopt;
+  return torch_wheel_for_gpu(kb, *version, cc, host_driver(report, kb).cuda);
+}
+
 // The build to install for a GPU: the torch wheel the knowledge base names, else the general advice.
 std::string install_for(const Json& report, const kb::KnowledgeBase& kb, const FwRef& r, const Version& cc) {
-  auto version = Version::parse(version_text(*r.fw));
-  if (r.fw->value("name", "") == "torch" && version) {
-    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc, host_driver(report, kb).cuda)) return *wheel;
-  }
+  if (auto wheel = torch_wheel_of(report, kb, r, cc)) return *wheel;
   return "a newer CUDA variant of the framework (or one that carries its PTX), or a driver new enough to JIT the PTX it carries";
 }
 
@@ -362,14 +368,11 @@ std::optional<Version> first_cuda_for_family(const kb::KnowledgeBase& kb, const 
 }
 
 // For a GPU older than every architecture of the build: the torch wheel of the same release that still
-// carries it (torch 2.8's cu128 for a Pascal GPU, where cu129 dropped it), else the general advice.
+// carries it (torch 2.8's cu126 for a Pascal GPU, where cu128 and cu129 dropped it), else the general advice.
 std::string older_gpu_remedy(const Json& report, const kb::KnowledgeBase& kb, const FwRef& r,
                              const Version& cc) {
-  auto version = Version::parse(version_text(*r.fw));
-  if (r.fw->value("name", "") == "torch" && version) {
-    if (auto wheel = torch_wheel_for_gpu(kb, *version, cc, host_driver(report, kb).cuda))
-      return "This GPU is older than every architecture the build targets: " + *wheel;
-  }
+  if (auto wheel = torch_wheel_of(report, kb, r, cc))
+    return "This GPU is older than every architecture the build targets: " + *wheel;
   return "This GPU is older than every architecture the build targets: install a build for an older CUDA variant "
          "that still lists it (e.g. PyTorch cu126 keeps sm_50-sm_70), or build from source with TORCH_CUDA_ARCH_LIST "
          "including it";

@@ -80,27 +80,25 @@ std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, cons
   std::string index = pick->variants.back();
   std::string driver_note;
   if (driver_cuda) {
-    // The newest of each kind, whatever order the matrix lists them in.
-    std::string not_newer, same_major;
-    auto newer = [](const std::string& a, const std::string& than) {
-      auto va = Version::parse(a);
-      auto vb = Version::parse(than);
-      return than.empty() || (va && vb && *vb < *va);
-    };
+    // The newest variant not newer than the driver's CUDA, else the newest of its major; the oldest
+    // for the note when the driver runs none.
+    std::optional<Version> not_newer, same_major, oldest;
     for (const auto& v : pick->variants) {
       auto cuda = Version::parse(v);
       if (!cuda) continue;
-      if (*cuda <= *driver_cuda && newer(v, not_newer)) not_newer = v;
-      if (cuda->major() == driver_cuda->major() && cuda->major() >= 11 && newer(v, same_major))
-        same_major = v;
+      if (*cuda <= *driver_cuda && (!not_newer || *not_newer < *cuda)) not_newer = cuda;
+      if (cuda->major() == driver_cuda->major() && cuda->major() >= 11 &&
+          (!same_major || *same_major < *cuda))
+        same_major = cuda;
+      if (!oldest || *cuda < *oldest) oldest = cuda;
     }
-    if (!not_newer.empty()) {
-      index = not_newer;
-    } else if (!same_major.empty()) {
-      index = same_major;
-    } else {
+    if (not_newer) {
+      index = not_newer->text();
+    } else if (same_major) {
+      index = same_major->text();
+    } else if (oldest) {
       driver_note = fmt::format("; your driver supports CUDA {} only: upgrade it to one for CUDA {} first",
-                                driver_cuda->text(), pick->variants.front());
+                                driver_cuda->text(), oldest->text());
     }
   }
   std::vector<std::string> cudas;

@@ -92,7 +92,7 @@ class Explain(unittest.TestCase):
 
     def test_unrecognised_failure_is_compared_with_the_reported_failures(self) -> None:
         # The portable build loads the index of reported failures with its own
-        # parser (similar_reports_builtin_portable.cpp): it must load and answer.
+        # parser (nlohmann in similar_reports_builtin.cpp): it must load and answer.
         e = cudiag.explain(
             "RuntimeError: CUDA error: no kernel image is available for execution on the device "
             "after upgrading to a new GPU with my old torch build",

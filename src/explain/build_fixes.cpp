@@ -76,12 +76,12 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
   // An architecture newer than the GPU the build is for (a build script's Blackwell default on an RTX
   // 4090): the GPU cannot run it anyway, so the list is what to change, not the toolkit.
   long digits = std::strtol(number.c_str(), nullptr, 10);
+  auto m = kb.arch_match(arch);
   if (gpu_cc && digits >= 10) {
     long wanted = gpu_cc->major() * 10 + gpu_cc->minor();
     if (digits > wanted) {
       // Another GPU of the machine may be the one that needs it: then the toolkit is what to change.
-      auto target = kb.arch_match(arch);
-      auto since = target && target->arch->first_cuda ? target->arch->first_cuda : std::nullopt;
+      auto since = m && m->arch->first_cuda ? m->arch->first_cuda : std::nullopt;
       std::string other =
           since
               ? fmt::format(" If another GPU of the machine needs {}, build with CUDA {} or newer instead{}.",
@@ -96,7 +96,6 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
           "binaries"};
     }
   }
-  auto m = kb.arch_match(arch);
   if (!m || !m->arch->last_cuda) return std::nullopt;
   const auto& last = *m->arch->last_cuda;
   if (nvcc && minor_of(*nvcc) <= minor_of(last)) return std::nullopt;  // this nvcc still targets it

@@ -196,7 +196,15 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
       add_value(r, n + "_cuda", cuda.text());
       // The other way out than a newer driver: the newest torch build this driver runs.
       auto wheel = rules::torch_wheel_for_driver(kb, cuda);
-      add_value(r, n + "_torch_wheel", wheel ? *wheel : "a build for CUDA " + cuda.text() + " or older");
+      // A build of the driver's CUDA or older always runs; from CUDA 11 on, minor-version compatibility
+      // also runs a newer build of the same major, which the wheel names.
+      std::string older = "a build for CUDA " + cuda.text() + " or older";
+      if (wheel) {
+        older += cuda.major() >= 11 ? fmt::format(", or within CUDA {} (minor-version compatibility) {}",
+                                                  cuda.major(), *wheel)
+                                    : ": " + *wheel;
+      }
+      add_value(r, n + "_torch_wheel", older);
       std::string branches;
       for (const auto& b : kb.driver_branches()) {
         if (b.cuda == cuda) branches += (branches.empty() ? "R" : ", R") + std::to_string(b.branch);

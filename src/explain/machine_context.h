@@ -40,6 +40,10 @@ void check_extension_cuda(const Context& c);
 void check_torch_variant(const Context& c);
 void check_toolkit_identifier(const Context& c);
 
+// A driver that does not come up on a GPU whose last driver branch is older (a K80 past R470):
+// machine_legacy_gpu.cpp.
+void check_legacy_gpu(const Context& c);
+
 // Error 35 beside a driver that runs every runtime of its CUDA major: machine_runtime_gap.cpp.
 void check_runtime_gap(const Context& c);
 

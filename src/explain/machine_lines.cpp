@@ -466,6 +466,7 @@ const std::map<std::string, Check>& machine_checks() {
       {"driver", check_driver},
       {"runtimes", check_runtimes},
       {"runtime_gap", check_runtime_gap},
+      {"legacy_gpu", check_legacy_gpu},
       {"gpus", check_gpus},
       {"build_for_gpu", check_build_for_gpu},
       {"torch_build", check_torch_build},

@@ -228,7 +228,7 @@ const std::vector<std::string>& machine_check_names() {
       "driver",          "runtimes",    "gpus",      "devices",        "kernel_vs_user", "forward_compat",
       "container",       "environment", "library",   "driver_lib",     "build_for_gpu",  "torch_build",
       "toolkit_for_gpu", "soname_cuda", "nvcc_arch", "extension_cuda", "torch_variant",  "toolkit_identifier",
-      "runtime_gap"};
+      "runtime_gap",     "legacy_gpu"};
   return names;
 }
 

@@ -341,5 +341,40 @@ TEST(MachineFixTest, InsufficientDriverBesideANewEnoughDriverIsNotAVersionGap) {
   EXPECT_EQ(answer("in a container\n" + msg, {"driver=470.256.02"}).layer, "driver_api");
 }
 
+// A driver that does not come up on a GPU past its last driver branch: the K80 (Kepler) needs R470
+// (https://github.com/skypilot-org/skypilot/issues/449: a newer cloud image on Azure's K80).
+TEST(MachineFixTest, ANoDriverMessageOnAGpuPastItsLastBranchNamesThatBranch) {
+  const std::string smi =
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest "
+      "NVIDIA driver is installed and running.\n";
+  auto k80 = answer(smi, {"gpu=Tesla K80"});
+  EXPECT_EQ(k80.layer, "kernel_driver");
+  EXPECT_NE(k80.fix.find("R470"), std::string::npos) << k80.fix;
+  // A driver of the GPU's own branch is not the cause: the signature's own advice stands.
+  auto r470 = answer(smi, {"gpu=Tesla K80", "driver=470.256.02"});
+  EXPECT_EQ(r470.fix.find("R470"), std::string::npos) << r470.fix;
+  // A GPU every branch still drives: nothing about legacy branches.
+  EXPECT_EQ(answer(smi, {"gpu=RTX 4090"}).fix.find("legacy"), std::string::npos);
+}
+
+// Messages whose layer the setting decides: a full /dev/shm in a container, a GPU Operator's toolkit
+// looking for a driver container, a Microsoft Store Python that ignores PATH.
+TEST(MachineFixTest, TheSettingDecidesTheLayerOfAFullDiskAToolkitRootAndADllSearch) {
+  EXPECT_EQ(answer("OSError: [Errno 28] No space left on device\n").layer, "host");
+  auto shm = answer(
+      "docker run --gpus all nvcr.io/nvidia/pytorch:23.09-py3\nOSError: [Errno 28] No space left on device\n");
+  EXPECT_EQ(shm.layer, "container");
+  EXPECT_NE(shm.fix.find("--shm-size"), std::string::npos) << shm.fix;
+  auto operator_root = answer(
+      "microk8s enable gpu\nstderr: nvidia-container-cli.real: initialization error: load library failed: "
+      "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown\n");
+  EXPECT_EQ(operator_root.layer, "container");
+  EXPECT_NE(operator_root.fix.find("root = \"/\""), std::string::npos) << operator_root.fix;
+  auto store =
+      answer("Could not load dynamic library 'cudart64_101.dll'\nI'm using Python3.8 from Windows Store.\n");
+  EXPECT_EQ(store.layer, "host");
+  EXPECT_NE(store.fix.find("System32"), std::string::npos) << store.fix;
+}
+
 }  // namespace
 }  // namespace cudiag::explain

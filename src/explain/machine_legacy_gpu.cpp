@@ -1,0 +1,38 @@
+// explain's machine check for a driver that does not come up on a GPU the
+// newest drivers no longer support: a Tesla K80 (Kepler) is driven only by
+// branches up to R470, so a cloud image or a distribution's current driver
+// never loads for it, and nvidia-smi reports no driver. The stated GPU decides
+// the fix; a stated driver within the GPU's last branch rules it out.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "explain/machine_context.h"
+#include "kb/records.h"
+#include "rules/rule_support.h"
+
+namespace cudiag::explain {
+
+void check_legacy_gpu(const Context& c) {
+  if (!c.fix.empty()) return;
+  auto driver = rules::host_driver(c.report, c.kb);
+  for (const auto& g : rules::gpus(c.report, c.kb)) {
+    if (!g.arch || !g.arch->last_driver_branch) continue;
+    const long last = *g.arch->last_driver_branch;
+    if (driver.version && driver.version->major() <= last) continue;  // a driver of its branch: not this
+    std::string stated = driver.version
+                             ? fmt::format("driver {} is newer than that", driver.version->text())
+                             : fmt::format(
+                                   "a newer driver (what current distributions and cloud images install) "
+                                   "does not drive it");
+    c.fix = fmt::format(
+        "{} is {} ({}), supported only by driver branches up to R{}: {}. Install the R{} driver (the legacy "
+        "branch: nvidia-driver-{} on Ubuntu/Debian, the {} .run installer, or a cloud image that ships it), or "
+        "move to a newer GPU.",
+        g.label, g.arch->name, g.arch->sm, last, stated, last, last, last);
+    c.layer = "kernel_driver";
+    return;
+  }
+}
+
+}  // namespace cudiag::explain

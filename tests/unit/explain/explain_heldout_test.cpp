@@ -226,6 +226,17 @@ constexpr PastedSet kPastedSets[] = {
     {108, 8, 9, true},
     {109, 4, 8, true},
     {110, 4, 9, true},
+    // Ninth session: #111-#118 (new themes: native Windows, cloud VMs and notebooks, NCCL, conda, video,
+    // Triton, Kubernetes, non-Python bindings), 43 cases scored unseen with the session-start binary 1f40cb7
+    // (18/43 right layer and remedy, 25/43 right layer), then read (33/43 and 35/43).
+    {111, 2, 3, true},
+    {112, 4, 6, true},
+    {113, 4, 4, true},
+    {114, 3, 6, true},
+    {115, 7, 9, true},
+    {116, 5, 5, true},
+    {117, 4, 4, true},
+    {118, 6, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -70,6 +70,12 @@ def main():
     n = len(results)
     if n == 0:
         fail("no cases in " + ", ".join(args.files))
+    # The results first: a reader that stops after the summary (| head -1) must not lose them.
+    if args.json:
+        tmp = args.json + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+        os.replace(tmp, args.json)
     right = sum(r["right"] for r in results)
     right_layer = sum(r["right_layer"] for r in results)
     print(f"{n} cases: right layer {right_layer} ({100 * right_layer / n:.1f} %), "
@@ -82,11 +88,6 @@ def main():
         for name, rs in sorted(groups.items()):
             print(f"  {name:14} {sum(r['right'] for r in rs):3}/{len(rs):<3} right, "
                   f"{sum(r['right_layer'] for r in rs):3} right layer")
-    if args.json:
-        tmp = args.json + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(results, f, indent=1)
-        os.replace(tmp, args.json)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,10 @@ void check_toolkit_identifier(const Context& c);
 // machine_legacy_gpu.cpp.
 void check_legacy_gpu(const Context& c);
 
+// CTranslate2's float16 refused: the GPU's compute capability decides between the compute type and a
+// model that never reached the GPU: machine_compute_type.cpp.
+void check_compute_type(const Context& c);
+
 // Error 35 beside a driver that runs every runtime of its CUDA major: machine_runtime_gap.cpp.
 void check_runtime_gap(const Context& c);
 

@@ -467,6 +467,7 @@ const std::map<std::string, Check>& machine_checks() {
       {"runtimes", check_runtimes},
       {"runtime_gap", check_runtime_gap},
       {"legacy_gpu", check_legacy_gpu},
+      {"compute_type", check_compute_type},
       {"gpus", check_gpus},
       {"build_for_gpu", check_build_for_gpu},
       {"torch_build", check_torch_build},

@@ -224,11 +224,13 @@ const std::vector<std::string>& explain_layers() {
 }
 
 const std::vector<std::string>& machine_check_names() {
-  static const std::vector<std::string> names = {
-      "driver",          "runtimes",    "gpus",      "devices",        "kernel_vs_user", "forward_compat",
-      "container",       "environment", "library",   "driver_lib",     "build_for_gpu",  "torch_build",
-      "toolkit_for_gpu", "soname_cuda", "nvcc_arch", "extension_cuda", "torch_variant",  "toolkit_identifier",
-      "runtime_gap",     "legacy_gpu"};
+  static const std::vector<std::string> names = {"driver",          "runtimes",       "gpus",
+                                                 "devices",         "kernel_vs_user", "forward_compat",
+                                                 "container",       "environment",    "library",
+                                                 "driver_lib",      "build_for_gpu",  "torch_build",
+                                                 "toolkit_for_gpu", "soname_cuda",    "nvcc_arch",
+                                                 "extension_cuda",  "torch_variant",  "toolkit_identifier",
+                                                 "runtime_gap",     "legacy_gpu",     "compute_type"};
   return names;
 }
 

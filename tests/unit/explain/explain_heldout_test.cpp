@@ -237,6 +237,12 @@ constexpr PastedSet kPastedSets[] = {
     {116, 5, 5, true},
     {117, 4, 4, true},
     {118, 6, 6, true},
+    // Then #119-#122 (NVML tools, laptops, speech, virtual machines), 19 cases scored unseen with 390c016
+    // (11/19 right layer and remedy, 12/19 right layer), then read (18/19 and 18/19).
+    {119, 3, 3, true},
+    {120, 3, 4, true},
+    {121, 8, 8, true},
+    {122, 4, 4, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -376,5 +376,33 @@ TEST(MachineFixTest, TheSettingDecidesTheLayerOfAFullDiskAToolkitRootAndADllSear
   EXPECT_NE(store.fix.find("System32"), std::string::npos) << store.fix;
 }
 
+// CTranslate2's float16 refused: on a GPU without FP16 tensor cores the compute type changes; on one
+// with them the model ran on the CPU (https://github.com/m-bain/whisperX/issues/1143: an RTX 4050 with a
+// CPU-only torch).
+TEST(MachineFixTest, CTranslate2sFloat16RefusalDependsOnTheGpusComputeCapability) {
+  const std::string msg =
+      "ValueError: Requested float16 compute type, but the target device or backend do not support efficient "
+      "float16 computation.\n";
+  auto pascal = answer(msg, {"gpu=GTX 1070"});
+  EXPECT_EQ(pascal.layer, "binaries");
+  EXPECT_NE(pascal.fix.find("compute_type='float32' or 'int8'"), std::string::npos) << pascal.fix;
+  auto ada = answer(msg, {"gpu=RTX 4050"});
+  EXPECT_EQ(ada.layer, "frameworks");
+  EXPECT_NE(ada.fix.find("CUDA build of PyTorch"), std::string::npos) << ada.fix;
+  EXPECT_EQ(answer(msg).layer, "binaries");
+}
+
+// A GPU passed through to a VM: the hypervisor's settings, not the GPU, decide.
+TEST(MachineFixTest, AGpuInAVirtualMachineIsTheVmsSetting) {
+  auto kvm = answer(
+      "If in VM xml I add <kvm><hidden state='on'/></kvm> then nvidia-smi works, however remove it, we have "
+      "`Unable to determine the device handle for GPU 0000:02:01.0: Unknown Error`\n(passed through with vfio)\n");
+  EXPECT_EQ(kvm.layer, "host");
+  EXPECT_NE(kvm.fix.find("kvm=off"), std::string::npos) << kvm.fix;
+  // Bare metal: the GPU itself.
+  EXPECT_EQ(answer("Unable to determine the device handle for GPU 0000:02:00.0: Unknown Error\n").layer,
+            "nvml");
+}
+
 }  // namespace
 }  // namespace cudiag::explain

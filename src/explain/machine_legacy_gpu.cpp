@@ -8,10 +8,29 @@
 #include <string>
 
 #include "explain/machine_context.h"
+#include "kb/knowledge_base.h"
 #include "kb/records.h"
 #include "rules/rule_support.h"
 
 namespace cudiag::explain {
+
+namespace {
+
+// The driver branch the newest CUDA major needs at least (R580 for CUDA 13): what current images and
+// distributions install.
+long current_branch(const kb::KnowledgeBase& kb) {
+  long newest = 0;
+  long branch = 0;
+  for (const auto& m : kb.mvc()) {
+    if (m.cuda_major > newest) {
+      newest = m.cuda_major;
+      branch = m.min_branch;
+    }
+  }
+  return branch;
+}
+
+}  // namespace
 
 void check_legacy_gpu(const Context& c) {
   if (!c.fix.empty()) return;
@@ -20,6 +39,9 @@ void check_legacy_gpu(const Context& c) {
     if (!g.arch || !g.arch->last_driver_branch) continue;
     const long last = *g.arch->last_driver_branch;
     if (driver.version && driver.version->major() <= last) continue;  // a driver of its branch: not this
+    // With the driver unknown, only a GPU that the newest CUDA's drivers no longer drive (Kepler after
+    // R470, not Pascal, whose R580 still runs CUDA 13) is likely to meet a driver too new for it.
+    if (!driver.version && last >= current_branch(c.kb)) continue;
     std::string stated = driver.version
                              ? fmt::format("driver {} is newer than that", driver.version->text())
                              : fmt::format(

@@ -353,6 +353,8 @@ TEST(MachineFixTest, ANoDriverMessageOnAGpuPastItsLastBranchNamesThatBranch) {
   // A driver of the GPU's own branch is not the cause: the signature's own advice stands.
   auto r470 = answer(smi, {"gpu=Tesla K80", "driver=470.256.02"});
   EXPECT_EQ(r470.fix.find("R470"), std::string::npos) << r470.fix;
+  // Pascal's last branch (R580) still runs the newest CUDA: an unknown driver is not presumed too new.
+  EXPECT_EQ(answer(smi, {"gpu=GTX 1080"}).fix.find("R580"), std::string::npos);
   // A GPU every branch still drives: nothing about legacy branches.
   EXPECT_EQ(answer(smi, {"gpu=RTX 4090"}).fix.find("legacy"), std::string::npos);
 }

@@ -285,6 +285,10 @@ void read_containers(Reader& r, const std::string& l) {
     r.add("torch", m[1].str() + "+" + cu_tag(m[2]), "container image name");
     r.add("container", "docker", "container image name");
   }
+  // NVIDIA's NGC framework containers name their monthly release: nvcr.io/nvidia/pytorch:21.10-py3.
+  if (std::regex_search(l, m, re(R"(nvcr\.io/nvidia/[\w.-]{1,40}:(\d\d\.\d\d)\b)"))) {
+    r.add("ngc", m[1], "NGC container image name");
+  }
   if (std::regex_search(l, m, re(R"(tensorflow/tensorflow:(\d+\.\d+\.\d+)-gpu)"))) {
     r.add("tensorflow", m[1], "container image name");
     r.add("container", "docker", "container image name");

@@ -51,6 +51,8 @@ const std::vector<TableDef>& table_defs() {
       {"toolkit_identifiers", nullptr},
       // No builder: explain's last-resort guess reads it (src/explain/triage.cpp).
       {"triage_terms", nullptr},
+      // No builder: --assume ngc and the NGC container rule read it (src/kb/ngc_containers.h).
+      {"ngc_containers", nullptr},
   };
   return defs;
 }

@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/version.h"
+#include "kb/ngc_containers.h"
 #include "machine/environment.h"
 #include "probes/library_catalog.h"
 #include "report/assume_layers.h"
@@ -126,6 +127,23 @@ void assume_container(Json& report, const std::string& value) {
     c["nvidia_runtime"] = assumed(true, "container");
 }
 
+// An NGC framework container release (nvcr.io/nvidia/pytorch:21.10-py3 is 21.10): the CUDA it is
+// based on, and the release itself for the rule on the host driver it needs.
+void assume_ngc(Json& report, const std::string& value, const kb::KnowledgeBase& kb) {
+  auto release = kb::ngc_release(kb, value);
+  if (!release) {
+    auto all = kb::ngc_releases(kb);
+    throw InputError(fmt::format(
+        "--assume ngc={}: not an NGC container release the knowledge base has (YY.MM, {} to {}; months "
+        "missing from data/kb/ngc_containers.json are unknown)",
+        value, all.empty() ? "none" : all.front().release, all.empty() ? "none" : all.back().release));
+  }
+  assume_runtime(report, release->cuda.text());
+  Json& c = object_at(object_at(report, "host"), "container");
+  if (!c.contains("kind")) assume_container(report, "docker");
+  c["ngc_release"] = assumed(release->release, "ngc");
+}
+
 void assume_env(Json& report, const std::string& name, const std::string& value) {
   if (!is_allowlisted_variable(name))
     throw InputError(
@@ -175,7 +193,8 @@ const std::vector<std::string>& assumption_keys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> k = {
         "driver",   "compat",    "gpu",       "cuda_runtime",      "container",
-        "env.NAME", "<library>", "gpu_brand", "container_toolkit", "container_runtime_mode"};
+        "env.NAME", "<library>", "gpu_brand", "container_toolkit", "container_runtime_mode",
+        "ngc"};
     for (const auto& l : layer_assumption_keys()) k.push_back(l);
     return k;
   }();
@@ -210,6 +229,8 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
       assume_runtime(report, value);
     } else if (key == "container") {
       assume_container(report, value);
+    } else if (key == "ngc") {
+      assume_ngc(report, value, kb);
     } else if (assume_container_runtime(report, key, value)) {
     } else if (key.starts_with("env.")) {
       assume_env(report, key.substr(4), value);
@@ -222,7 +243,7 @@ void apply_assumptions(Json& report, const std::vector<std::string>& assumptions
           "onnxruntime-gpu, kernel_module, nouveau, device_nodes, userspace_driver, libcuda, "
           "ld_library_path, "
           "nvcc, cuda_home, os, wsl, docker_desktop, nvidia_runtime, gpu_brand, container_toolkit, "
-          "container_runtime_mode; see docs/assume.md)",
+          "container_runtime_mode, ngc; see docs/assume.md)",
           a, key));
     }
     record.push_back(a);

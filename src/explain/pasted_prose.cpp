@@ -151,8 +151,28 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
       out.push_back({"torch", version, "a PyTorch version in the text"});
     }
   }
-  if (has(l, "driver") && std::regex_search(l, m, driver))
-    out.push_back({"driver", m[1], "a driver version in the text"});
+  // The first driver the line says is there, not one it says is needed ("requires driver version
+  // 555.42.02, whereas the script installs driver version 550.90.07"; "needs driver 525 or newer").
+  if (has(l, "driver")) {
+    static const std::regex needed_before(
+        R"((?:requir\w*|needs?|needed|minimum|at least|>=?)\s*(?:an?\s+|the\s+)?(?:nvidia\s+)?$)");
+    static const std::regex needed_after(
+        R"(^\s*(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above)))");
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), driver); it != std::sregex_iterator(); ++it) {
+      const auto& match = *it;
+      auto start = static_cast<std::size_t>(match.position(0));
+      std::string before = l.substr(start >= 24 ? start - 24 : 0, start >= 24 ? 24 : start);
+      std::string after = l.substr(static_cast<std::size_t>(match.position(0) + match.length(0)));
+      // "or newer" after the version marks a requirement only beside a word that says so: "(version
+      // 470 or later)" alone is the reporter's own driver.
+      bool needed = std::regex_search(before, needed_before) ||
+                    (std::regex_search(after, needed_after) &&
+                     (has(l, "requir") || has(l, "need") || has(l, "minimum")));
+      if (needed) continue;
+      out.push_back({"driver", match[1], "a driver version in the text"});
+      break;
+    }
+  }
   // A line that is only a driver-shaped version ("410.48" under the OS in an environment list).
   static const std::regex bare_driver(R"(^\s*r?([2-9]\d{2}\.\d{2,3}(?:\.\d{2})?)\s*$)");
   if (l.size() < 24 && std::regex_search(l, m, bare_driver))

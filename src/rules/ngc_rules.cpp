@@ -27,7 +27,8 @@ const RegisterRuleTable kRuleTable{
      .covered_by = "test unit/rules/ngc_rules_test.cpp",
      .message =
          "NGC container release {release} is based on CUDA {cuda} and needs NVIDIA driver R{branch} or newer{datacenter}; the host driver {driver} is {why}.",
-     .remediation = "Install an R{branch} or newer driver on the host, or {older}."},
+     .remediation = "Install an R{branch} or newer driver on the host, or {older}.",
+     .group = "platform"},
 };
 
 std::string branches_text(const kb::NgcRelease& r) {

@@ -1,0 +1,76 @@
+// NGC framework containers name a monthly release whose driver requirement the knowledge base holds
+// (data/kb/ngc_containers.json): the rule names the branch it needs, or the newest release the stated
+// driver runs. Cases from https://github.com/triton-inference-server/server/issues/3773 (21.10 on
+// driver 455.45.01) and the release notes the table quotes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "kb/knowledge_base.h"
+#include "kb/ngc_containers.h"
+#include "report/assume.h"
+#include "report/collect.h"
+#include "rules/engine.h"
+
+namespace cudiag {
+namespace {
+
+std::vector<rules::Finding> findings_for(const std::vector<std::string>& assumptions) {
+  Json report = report::new_report();
+  report::apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
+  return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
+}
+
+const rules::Finding* ngc_finding(const std::vector<rules::Finding>& fs) {
+  auto it = std::find_if(fs.begin(), fs.end(),
+                         [](const rules::Finding& f) { return f.id == "container.ngc_driver_too_old"; });
+  return it == fs.end() ? nullptr : &*it;
+}
+
+TEST(NgcRulesTest, ADriverBelowTheReleasesBranchAndItsDataCenterBranchesNamesBoth) {
+  auto fs = findings_for({"ngc=21.10", "driver=455.45.01"});
+  const auto* f = ngc_finding(fs);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->layer, "driver_api");
+  EXPECT_NE(f->message.find("CUDA 11.4.2"), std::string::npos) << f->message;
+  EXPECT_NE(f->remediation.find("R470"), std::string::npos) << f->remediation;
+  // The newest release of the table that R455 runs is named as the other way out.
+  EXPECT_NE(f->remediation.find("or older, the newest this driver runs"), std::string::npos)
+      << f->remediation;
+}
+
+TEST(NgcRulesTest, TheRequiredBranchOrADataCenterBranchOnADataCenterGpuRunsIt) {
+  EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=470.57.02"})), nullptr);
+  // R450 (450.51 or later) is one of 21.10's data-center branches: a T4 runs it, a GeForce does not.
+  EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02", "gpu=Tesla T4"})), nullptr);
+  const auto* geforce = ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02", "gpu=RTX 3090"}));
+  ASSERT_NE(geforce, nullptr);
+  EXPECT_NE(geforce->message.find("only on data-center GPUs"), std::string::npos) << geforce->message;
+  // With the GPU unknown, a data-center branch is not presumed wrong.
+  EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02"})), nullptr);
+}
+
+TEST(NgcRulesTest, TheReleaseStatesItsCudaAndAnUnknownReleaseIsAUsageError) {
+  Json report = report::new_report();
+  report::apply_assumptions(report, {"ngc=21.10"}, kb::KnowledgeBase::builtin());
+  EXPECT_EQ(report["cuda_runtime"]["runtimes"][0]["runtime_version"]["value"], "11.4");
+  EXPECT_EQ(report["host"]["container"]["kind"]["value"], "docker");
+  EXPECT_THROW(report::apply_assumptions(report, {"ngc=99.01"}, kb::KnowledgeBase::builtin()), InputError);
+}
+
+TEST(NgcRulesTest, EveryReleaseOfTheTableHasItsCudaBranchAndSource) {
+  auto all = kb::ngc_releases(kb::KnowledgeBase::builtin());
+  ASSERT_GE(all.size(), 50u);
+  for (const auto& r : all) {
+    EXPECT_GE(r.driver_branch, 384) << r.release;
+    EXPECT_GE(r.cuda.major(), 10) << r.release;
+    EXPECT_EQ(r.source.rfind("https://docs.nvidia.com/", 0), 0u) << r.release << " " << r.source;
+  }
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end(), [](const kb::NgcRelease& a, const kb::NgcRelease& b) {
+    return a.release < b.release;
+  }));
+}
+
+}  // namespace
+}  // namespace cudiag

@@ -1,10 +1,12 @@
-// libFuzzer target: explain's word guess (src/explain/triage.cpp) and its
-// comparison with reported failures (src/explain/similar_reports.cpp) over any
+// libFuzzer target: explain's word guess (src/explain/triage.cpp), its
+// comparison with reported failures (src/explain/similar_reports.cpp) and the
+// reader of the facts a text states (src/explain/pasted_facts.cpp) over any
 // pasted text, with the built-in triage_terms table and report index. Whatever
 // the bytes, the guess's lines lie in the text, or there is none; the terms
 // are well formed; the nearest reports are at most k, most similar first, each
-// sharing a term, and never more than identical. fuzz/run.sh runs from the
-// repository root, where the tables are.
+// sharing a term, and never more than identical; each fact has a key, a value
+// and a line of the text. fuzz/run.sh runs from the repository root, where the
+// tables are.
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <string_view>
 
 #include "core/json.h"
+#include "explain/pasted_facts.h"
 #include "explain/similar_reports.h"
 #include "explain/triage.h"
 
@@ -68,5 +71,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
   }
   check_similar(text);
+  std::size_t lines = 1;
+  for (char c : text) lines += c == '\n' ? 1 : 0;
+  for (const auto& f : cudiag::explain::read_pasted_facts(text)) {
+    if (f.key.empty() || f.value.empty() || f.line == 0 || f.line > lines) std::abort();
+  }
   return 0;
 }

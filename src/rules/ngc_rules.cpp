@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <regex>
+#include <utility>
 
 #include "kb/ngc_containers.h"
 #include "rules/engine.h"
@@ -40,10 +43,23 @@ std::string branches_text(const kb::NgcRelease& r) {
   return out;
 }
 
+// The release stated (--assume ngc, a pasted image name), or the one the image inside which cudiag
+// runs declares (the container probe's "NGC PyTorch 21.10", from NVIDIA_PYTORCH_VERSION).
+std::optional<std::pair<std::string, std::string>> stated_release(const Json& report) {
+  if (auto stated = string_at(report, "host.container.ngc_release"))
+    return std::pair{*stated, std::string("host.container.ngc_release")};
+  auto image = string_at(report, "container.image");
+  static const std::regex ngc(R"(^NGC .* (\d\d\.\d\d)\b)");
+  std::smatch m;
+  if (image && std::regex_search(*image, m, ngc))
+    return std::pair{m[1].str(), std::string("container.image")};
+  return std::nullopt;
+}
+
 void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  auto release_text = string_at(report, "host.container.ngc_release");
-  if (!release_text) return;
-  auto release = kb::ngc_release(kb, *release_text);
+  auto stated = stated_release(report);
+  if (!stated) return;
+  auto release = kb::ngc_release(kb, stated->first);
   auto driver = host_driver(report, kb);
   if (!release || !driver.version) return;
   auto gs = gpus(report, kb);
@@ -83,7 +99,7 @@ void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fin
                     {"why", why},
                     {"older", older}});
   add_driver_evidence(f, report, driver);
-  f.evidence.push_back(evidence("host.container.ngc_release", release->release, "stated"));
+  f.evidence.push_back(evidence(stated->second, value_at(report, stated->second), "report"));
   f.evidence.push_back(evidence("kb.ngc_containers." + release->release + ".driver_branch",
                                 release->driver_branch, "knowledge base"));
   add_doc(f, release->source, fmt::format("NGC release {}: driver requirements", release->release));

@@ -51,6 +51,17 @@ TEST(NgcRulesTest, TheRequiredBranchOrADataCenterBranchOnADataCenterGpuRunsIt) {
   EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02"})), nullptr);
 }
 
+// Inside an NGC container the probe names the image from NVIDIA_PYTORCH_VERSION: the same rule applies.
+TEST(NgcRulesTest, TheImageCudiagRunsInNamesItsRelease) {
+  Json report = report::new_report();
+  report["container"]["image"] = {{"value", "NGC PyTorch 21.10"}, {"source", "env:NVIDIA_PYTORCH_VERSION"}};
+  report::apply_assumptions(report, {"driver=455.45.01"}, kb::KnowledgeBase::builtin());
+  auto fs = rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
+  const auto* f = ngc_finding(fs);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("release 21.10"), std::string::npos) << f->message;
+}
+
 TEST(NgcRulesTest, TheReleaseStatesItsCudaAndAnUnknownReleaseIsAUsageError) {
   Json report = report::new_report();
   report::apply_assumptions(report, {"ngc=21.10"}, kb::KnowledgeBase::builtin());

@@ -249,12 +249,18 @@ constexpr PastedSet kPastedSets[] = {
     {124, 5, 6, true},
     {125, 2, 4, true},
     {126, 8, 8, true},
-    // And #127-#130 (several toolkits, distributions' drivers, HPC modules, hardware errors), 21 cases scored
+    // Then #127-#130 (several toolkits, distributions' drivers, HPC modules, hardware errors), 21 cases scored
     // unseen with bcfe515 (10/21 right layer and remedy, 11/21 right layer), then read (17/21 and 17/21).
     {127, 5, 6, true},
     {128, 4, 6, true},
     {129, 3, 4, true},
     {130, 5, 5, true},
+    // Last #131-#134 (cuBLAS/cuDNN statuses, GPU memory, creative applications, ARM servers), 30 cases scored
+    // unseen with 66d8ea2 (3/30 right layer and remedy, 6/30 right layer), then read (11/30 and 13/30).
+    {131, 3, 10, true},
+    {132, 6, 9, true},
+    {133, 3, 8, true},
+    {134, 1, 3, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

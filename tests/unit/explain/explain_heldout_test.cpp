@@ -243,13 +243,15 @@ constexpr PastedSet kPastedSets[] = {
     {120, 3, 4, true},
     {121, 8, 8, true},
     {122, 4, 4, true},
-    // Then #123-#126 (inference servers, DeepStream, older frameworks, CI builds), 23 cases scored unseen with
+    // Then #123-#126 (inference servers, DeepStream, older frameworks, CI builds), 23 cases scored unseen
+    // with
     // 5de3b93 (7/23 right layer and remedy, 12/23 right layer), then read (18/23 and 19/23).
     {123, 4, 5, true},
     {124, 5, 6, true},
     {125, 2, 4, true},
     {126, 8, 8, true},
-    // Then #127-#130 (several toolkits, distributions' drivers, HPC modules, hardware errors), 21 cases scored
+    // Then #127-#130 (several toolkits, distributions' drivers, HPC modules, hardware errors), 21 cases
+    // scored
     // unseen with bcfe515 (10/21 right layer and remedy, 11/21 right layer), then read (17/21 and 17/21).
     {127, 5, 6, true},
     {128, 4, 6, true},

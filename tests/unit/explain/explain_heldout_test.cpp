@@ -257,12 +257,19 @@ constexpr PastedSet kPastedSets[] = {
     {128, 4, 6, true},
     {129, 3, 4, true},
     {130, 5, 5, true},
-    // Last #131-#134 (cuBLAS/cuDNN statuses, GPU memory, creative applications, ARM servers), 30 cases scored
+    // Then #131-#134 (cuBLAS/cuDNN statuses, GPU memory, creative applications, ARM servers), 30 cases scored
     // unseen with 66d8ea2 (3/30 right layer and remedy, 6/30 right layer), then read (11/30 and 13/30).
     {131, 3, 10, true},
     {132, 6, 9, true},
     {133, 3, 8, true},
     {134, 1, 3, true},
+    // Last #135-#138 (launchers, Python environments, headless rendering, robotics simulators), 28 cases
+    // scored
+    // unseen with 3ae2df0 (10/28 right layer and remedy, 13/28 right layer), then read (22/28 and 23/28).
+    {135, 8, 9, true},
+    {136, 5, 6, true},
+    {137, 6, 7, true},
+    {138, 4, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -96,6 +96,23 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
           "binaries"};
     }
   }
+  // Older than every architecture the knowledge base has (compute_12, compute_13: Tesla, dropped with
+  // compute capability 1.x by CUDA 7.0): no toolkit in use accepts it, so the list is what changes.
+  if (!m && digits >= 10 && !kb.archs().empty()) {
+    const auto& oldest = kb.archs().front();
+    long oldest_digits = oldest.cc.major() * 10 + oldest.cc.minor();
+    if (digits < oldest_digits) {
+      return BuildFix{
+          fmt::format(
+              "{} (compute capability {}.{}) is older than every architecture a current toolkit builds for (the "
+              "oldest, {}, was last targeted by CUDA {}; compute capability 1.x by CUDA 6.5): remove it from the build's "
+              "architecture list (the -gencode or -arch flags of the Makefile or build script, "
+              "CMAKE_CUDA_ARCHITECTURES) and build for the GPU's own architecture instead.",
+              arch, digits / 10, digits % 10, oldest.sm,
+              oldest.last_cuda ? oldest.last_cuda->text() : std::string("8.0")),
+          "binaries"};
+    }
+  }
   if (!m || !m->arch->last_cuda) return std::nullopt;
   const auto& last = *m->arch->last_cuda;
   if (nvcc && minor_of(*nvcc) <= minor_of(last)) return std::nullopt;  // this nvcc still targets it

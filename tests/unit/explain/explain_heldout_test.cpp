@@ -263,13 +263,19 @@ constexpr PastedSet kPastedSets[] = {
     {132, 6, 9, true},
     {133, 3, 8, true},
     {134, 1, 3, true},
-    // Last #135-#138 (launchers, Python environments, headless rendering, robotics simulators), 28 cases
+    // Then #135-#138 (launchers, Python environments, headless rendering, robotics simulators), 28 cases
     // scored
     // unseen with 3ae2df0 (10/28 right layer and remedy, 13/28 right layer), then read (22/28 and 23/28).
     {135, 8, 9, true},
     {136, 5, 6, true},
     {137, 6, 7, true},
     {138, 4, 6, true},
+    // Last #139-#142 (nvidia-smi oddities, the CUDA samples, installers, GPUDirect), 23 cases scored unseen
+    // with a37c7c7 (5/23 right layer and remedy, 15/23 right layer), then read (18/23 and 20/23).
+    {139, 1, 1, true},
+    {140, 9, 10, true},
+    {141, 5, 6, true},
+    {142, 5, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

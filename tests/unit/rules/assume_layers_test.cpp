@@ -13,20 +13,13 @@
 #include "rules/engine.h"
 #include "rules/finding.h"
 #include "rules/rule_support.h"
+#include "stated_findings.h"
 
 namespace cudiag {
 namespace {
 
-std::vector<rules::Finding> findings_for(const std::vector<std::string>& assumptions) {
-  Json report = report::new_report();
-  report::apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
-  return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
-}
-
-const rules::Finding* find(const std::vector<rules::Finding>& fs, const std::string& id) {
-  auto it = std::find_if(fs.begin(), fs.end(), [&](const rules::Finding& f) { return f.id == id; });
-  return it == fs.end() ? nullptr : &*it;
-}
+using test::findings_for;
+const auto& find = test::find_finding;
 
 TEST(AssumeLayersTest, FrameworkBuildsFromTheKnowledgeBaseMatrix) {
   auto fs = findings_for({"torch=2.1.0+cu121", "driver=470.82.01"});

@@ -12,20 +12,15 @@
 #include "report/assume.h"
 #include "report/collect.h"
 #include "rules/engine.h"
+#include "stated_findings.h"
 
 namespace cudiag {
 namespace {
 
-std::vector<rules::Finding> findings_for(const std::vector<std::string>& assumptions) {
-  Json report = report::new_report();
-  report::apply_assumptions(report, assumptions, kb::KnowledgeBase::builtin());
-  return rules::diagnose(report, kb::KnowledgeBase::builtin()).findings;
-}
+using test::findings_for;
 
 const rules::Finding* ngc_finding(const std::vector<rules::Finding>& fs) {
-  auto it = std::find_if(fs.begin(), fs.end(),
-                         [](const rules::Finding& f) { return f.id == "container.ngc_driver_too_old"; });
-  return it == fs.end() ? nullptr : &*it;
+  return test::find_finding(fs, "container.ngc_driver_too_old");
 }
 
 TEST(NgcRulesTest, ADriverBelowTheReleasesBranchAndItsDataCenterBranchesNamesBoth) {

@@ -59,9 +59,12 @@ std::optional<std::pair<std::string, std::string>> stated_release(const Json& re
 void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto stated = stated_release(report);
   if (!stated) return;
-  auto release = kb::ngc_release(kb, stated->first);
+  const auto all = kb::ngc_releases(kb);
+  auto found = std::find_if(all.begin(), all.end(),
+                            [&](const kb::NgcRelease& r) { return r.release == stated->first; });
   auto driver = host_driver(report, kb);
-  if (!release || !driver.version) return;
+  if (found == all.end() || !driver.version) return;
+  const kb::NgcRelease* release = &*found;
   auto gs = gpus(report, kb);
   const bool datacenter = !gs.empty() && std::all_of(gs.begin(), gs.end(), [](const GpuView& g) {
     return g.segment == "datacenter";
@@ -80,7 +83,6 @@ void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fin
                         : fmt::format("older than R{} and not of those branches", release->driver_branch);
   // The newest release of the table this driver runs (on this GPU, as far as it is known).
   std::string older = "use an older NGC release built for this driver's CUDA";
-  auto all = kb::ngc_releases(kb);
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     if (kb::ngc_driver_runs(*it, *driver.version, datacenter)) {
       older = fmt::format("use NGC release {} (CUDA {}) or older, the newest this driver runs", it->release,
@@ -99,7 +101,9 @@ void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fin
                     {"why", why},
                     {"older", older}});
   add_driver_evidence(f, report, driver);
-  f.evidence.push_back(evidence(stated->second, value_at(report, stated->second), "report"));
+  const Json& fact = fact_at(report, stated->second);
+  f.evidence.push_back(evidence(stated->second, value_at(report, stated->second),
+                                fact.is_object() ? fact.value("source", "report") : "report"));
   f.evidence.push_back(evidence("kb.ngc_containers." + release->release + ".driver_branch",
                                 release->driver_branch, "knowledge base"));
   add_doc(f, release->source, fmt::format("NGC release {}: driver requirements", release->release));

@@ -39,7 +39,8 @@ TEST(NgcRulesTest, TheRequiredBranchOrADataCenterBranchOnADataCenterGpuRunsIt) {
   EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=470.57.02"})), nullptr);
   // R450 (450.51 or later) is one of 21.10's data-center branches: a T4 runs it, a GeForce does not.
   EXPECT_EQ(ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02", "gpu=Tesla T4"})), nullptr);
-  const auto* geforce = ngc_finding(findings_for({"ngc=21.10", "driver=450.80.02", "gpu=RTX 3090"}));
+  const auto on_geforce = findings_for({"ngc=21.10", "driver=450.80.02", "gpu=RTX 3090"});
+  const auto* geforce = ngc_finding(on_geforce);
   ASSERT_NE(geforce, nullptr);
   EXPECT_NE(geforce->message.find("only on data-center GPUs"), std::string::npos) << geforce->message;
   // With the GPU unknown, a data-center branch is not presumed wrong.

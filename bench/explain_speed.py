@@ -9,6 +9,9 @@ temporary directory:
   messages  real error lines: every corpus text in tests/unit/explain/, repeated
   ordinary  a training log (progress, loss, loading lines) with one real error
             line in fifty
+  one issue one pasted issue body (the first of tests/unit/explain/pasted_cases.json):
+            what a user pastes, where explain's fixed cost (loading its tables)
+            is most of the time
 
 Prints the median wall time of each command and its ratio to grep. Pass a
 second cudiag binary (an older build) to see both side by side.
@@ -54,6 +57,11 @@ def write_logs(tmp, n):
         paths[name] = os.path.join(tmp, name + ".log")
         with open(paths[name], "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
+    with open(os.path.join(ROOT, "tests/unit/explain/pasted_cases.json"), encoding="utf-8") as f:
+        issue = json.load(f)["cases"][0]["text"]
+    paths["one issue"] = os.path.join(tmp, "issue.txt")
+    with open(paths["one issue"], "w", encoding="utf-8") as f:
+        f.write(issue + "\n")
     anchors = os.path.join(tmp, "anchors.txt")
     with open(os.path.join(ROOT, "data/kb/error_signatures.json"), encoding="utf-8") as f:
         words = sorted({a for e in json.load(f)["entries"] for a in e["anchors"]})
@@ -89,9 +97,12 @@ def main():
             grep = median_time(["grep", "-c", "-i", "-F", "-f", anchors, log], runs)
             print(f"\n{name}:")
             print(f"  {'grep -F -i (anchors only)':44} {grep:8.3f} s   1.0x")
+            first = None
             for exe in binaries:
                 t = median_time([exe, "explain", "--file", log, "--no-collect", "--format", "json"], runs)
-                print(f"  {('cudiag explain ' + exe)[-44:]:44} {t:8.3f} s  {t / grep:5.1f}x")
+                first = first or t
+                vs_first = "" if t == first else f"  ({t / first:.2f}x the first binary)"
+                print(f"  {('cudiag explain ' + exe)[-44:]:44} {t:8.3f} s  {t / grep:5.1f}x{vs_first}")
 
 
 if __name__ == "__main__":

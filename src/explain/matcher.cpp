@@ -69,7 +69,7 @@ void search_window(std::string_view line, std::string_view lower, std::size_t b,
   auto flags = b > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
   using It = std::regex_iterator<std::string_view::const_iterator>;
   auto text_of = [&](std::size_t pos, std::size_t len) { return std::string(line.substr(pos, len)); };
-  for (It it(first, last, sig.regex, flags), end; it != end; ++it) {
+  for (It it(first, last, sig.regex.get(), flags), end; it != end; ++it) {
     const auto& m = *it;
     if (m.length(0) == 0) continue;
     std::size_t begin = b + static_cast<std::size_t>(m.position(0));
@@ -100,7 +100,7 @@ void search_at_anchors(std::string_view line, std::string_view lower, const Sign
       auto flags = std::regex_constants::match_continuous;
       if (pos > 0) flags |= std::regex_constants::match_prev_avail;
       std::match_results<std::string_view::const_iterator> m;
-      if (!std::regex_search(first, last, m, sig.regex, flags) || m.length(0) == 0) continue;
+      if (!std::regex_search(first, last, m, sig.regex.get(), flags) || m.length(0) == 0) continue;
       if (!seen.insert({&sig, pos}).second) continue;
       RawMatch r;
       r.sig = &sig;

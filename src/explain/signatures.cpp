@@ -107,10 +107,10 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   for (const auto& c : e.strings("context")) s.context.push_back(lower(c));
   for (const auto& c : e.strings("preceded_by")) s.preceded_by.push_back(lower(c));
   s.pattern = e.str("regex");
-  try {
-    s.regex = std::regex(lowercase_pattern(s.pattern), std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& err) {
-    e.fail(fmt::format("regex: does not compile: {}", err.what()));
+  s.regex = LazyRegex(lowercase_pattern(s.pattern));
+  if (kb.origin() != "built-in") {
+    if (auto error = s.regex.compile_error(); !error.empty())
+      e.fail(fmt::format("regex: does not compile: {}", error));
   }
   s.explained_by = e.str_or("explained_by", "");
   bool own_text = s.explained_by.empty();  // otherwise copied from that entry (resolve_explained_by)
@@ -161,9 +161,9 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     d.kind = it->second;
     s.captures.push_back(std::move(d));
   }
-  if (s.captures.size() != s.regex.mark_count())
-    e.fail(fmt::format("captures: {} given but the regex has {} groups", s.captures.size(),
-                       s.regex.mark_count()));
+  if (s.captures.size() != s.regex.groups())
+    e.fail(
+        fmt::format("captures: {} given but the regex has {} groups", s.captures.size(), s.regex.groups()));
   for (auto& r : e.objects("errors")) {
     kb::ErrorRef ref{r.str("api"), r.integer("code")};
     if (!kb.error(ref.api, ref.code))
@@ -293,9 +293,10 @@ std::vector<Signature> load_signatures(const kb::KnowledgeBase& kb) {
 
 const std::vector<Signature>& signatures(const kb::KnowledgeBase& kb) {
   static std::mutex mu;
-  static std::map<const kb::KnowledgeBase*, std::unique_ptr<std::vector<Signature>>> loaded;
+  // Never destroyed: freeing ~270 signatures at exit only delays the process's end.
+  static auto* loaded = new std::map<const kb::KnowledgeBase*, std::unique_ptr<std::vector<Signature>>>;
   std::lock_guard<std::mutex> lock(mu);
-  auto& slot = loaded[&kb];
+  auto& slot = (*loaded)[&kb];
   if (!slot) slot = std::make_unique<std::vector<Signature>>(load_signatures(kb));
   return *slot;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "explain/lazy_regex.h"
 #include "kb/knowledge_base.h"
 #include "kb/records.h"
 
@@ -82,7 +83,7 @@ struct Signature {
   // case-sensitively against the lowercased line, which is the same as matching the pattern
   // case-insensitively: libstdc++'s icase matching looks up the locale's ctype facet for every
   // character compared, which made it most of explain's time.
-  std::regex regex;
+  LazyRegex regex;
   std::string layer;
   std::map<std::string, std::string> layer_for_library;  // soname base -> layer ("cuda" -> driver_api)
   std::vector<ContextLayer> context_layers;              // the first whose words the text has wins
@@ -127,7 +128,9 @@ const std::vector<std::string>& machine_check_names();
 // their meaning): matched against a lowercased line, it matches as the pattern case-insensitively.
 std::string lowercase_pattern(const std::string& pattern);
 
-// Parses and checks the table of `kb`. Throws InputError
+// Parses and checks the table of `kb`. The regexes of the built-in table compile when first used
+// (a test compiles each); those of a table from --kb compile here, so a bad one is named at once.
+// Throws InputError
 // "<file>: entries[i] (id): <what>" for a bad entry: a regex that does not
 // compile, a capture count that differs from the regex's groups, an unknown
 // layer, kind or machine check, a {placeholder} no capture provides, an

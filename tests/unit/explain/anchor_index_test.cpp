@@ -98,5 +98,27 @@ TEST(AnchorIndexTest, OverlappingAndNestedAnchorsAreAllReported) {
   EXPECT_TRUE(index.find_all("").empty());
 }
 
+// Bytes no anchor has share one class of the compressed table; anchors with bytes beyond ASCII
+// (a UTF-8 letter) and texts with every byte value are found as a per-anchor search finds them.
+TEST(AnchorIndexTest, EveryByteValueAndNonAsciiAnchorsAreHandled) {
+  std::vector<Signature> sigs(3);
+  sigs[0].anchors = {
+      "gr\xc3\xbc\xc3\x9f"
+      "e"};  // "grüße"
+  sigs[1].anchors = {"\xff\x01", "x"};
+  sigs[2].anchors = {"\xc3\xbc"};
+  AnchorIndex index(sigs);
+  std::string text;
+  for (int round = 0; round < 2; ++round) {
+    for (int b = 0; b < 256; ++b) text.push_back(static_cast<char>(b));
+    text +=
+        "gr\xc3\xbc\xc3\x9f"
+        "e";
+  }
+  EXPECT_EQ(indexed(index, text), naive(sigs, text));
+  EXPECT_EQ(indexed(index, text).size(), 6u);  // per round: "grüße", its "ü", the byte 'x'
+  EXPECT_EQ(indexed(index, "\xff\x01").size(), 1u);
+}
+
 }  // namespace
 }  // namespace cudiag::explain

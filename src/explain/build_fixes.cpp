@@ -8,6 +8,7 @@
 
 #include "explain/captures.h"
 #include "kb/framework_matrix.h"
+#include "kb/newest_cuda.h"
 
 namespace cudiag::explain {
 
@@ -120,9 +121,7 @@ std::optional<BuildFix> nvcc_arch_fix(const kb::KnowledgeBase& kb, const std::st
     // Which side of the window an unknown nvcc is on: an architecture dropped before the previous
     // CUDA major (Kepler, after 11.8) is rejected by every toolkit in use; one dropped by the newest
     // major (Pascal in CUDA 13) as readily by a toolkit older than it, so that stays the toolkit answer.
-    long newest_major = 0;
-    for (const auto& mvc : kb.mvc()) newest_major = std::max(newest_major, mvc.cuda_major);
-    if (last.major() >= newest_major - 1) return std::nullopt;
+    if (last.major() >= kb::newest_cuda_major(kb) - 1) return std::nullopt;
   }
   return BuildFix{
       fmt::format(

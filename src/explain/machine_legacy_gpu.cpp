@@ -9,6 +9,7 @@
 
 #include "explain/machine_context.h"
 #include "kb/knowledge_base.h"
+#include "kb/newest_cuda.h"
 #include "kb/records.h"
 #include "rules/rule_support.h"
 
@@ -19,15 +20,8 @@ namespace {
 // The driver branch the newest CUDA major needs at least (R580 for CUDA 13): what current images and
 // distributions install.
 long current_branch(const kb::KnowledgeBase& kb) {
-  long newest = 0;
-  long branch = 0;
-  for (const auto& m : kb.mvc()) {
-    if (m.cuda_major > newest) {
-      newest = m.cuda_major;
-      branch = m.min_branch;
-    }
-  }
-  return branch;
+  const auto* newest = kb::newest_mvc(kb);
+  return newest ? newest->min_branch : 0;
 }
 
 }  // namespace

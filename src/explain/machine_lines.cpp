@@ -512,6 +512,15 @@ void run_checks(std::vector<Explanation>& explanations, const Json& report, cons
 
 }  // namespace
 
+const std::vector<std::string>& machine_check_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, check] : machine_checks()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
 void add_machine_lines(std::vector<Explanation>& explanations, const Json& report,
                        const kb::KnowledgeBase& kb) {
   run_checks(explanations, report, kb, [](const std::string&) { return true; });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "explain/machine_context.h"
+#include "kb/newest_cuda.h"
 #include "model/cuda_runtimes.h"
 #include "rules/framework_support.h"
 #include "rules/rule_support.h"
@@ -39,12 +40,6 @@ std::vector<KnownRuntime> known_runtimes(const Context& c) {
   return out;
 }
 
-long newest_cuda_major(const kb::KnowledgeBase& kb) {
-  long newest = 0;
-  for (const auto& t : kb.toolkit_releases()) newest = std::max(newest, t.cuda.major());
-  return newest;
-}
-
 }  // namespace
 
 void check_runtime_gap(const Context& c) {
@@ -58,7 +53,7 @@ void check_runtime_gap(const Context& c) {
   if (std::any_of(known.begin(), known.end(),
                   [&](const KnownRuntime& r) { return r.version.major() > major; }))
     return;  // a runtime of a newer major: a real gap, the message's own fix (the driver) stands
-  bool certain = !known.empty() || major >= newest_cuda_major(c.kb);
+  bool certain = !known.empty() || major >= kb::newest_cuda_major(c.kb);
   if (!certain && major < 12) return;  // an unknown runtime on an old driver is most often newer
 
   std::string runtimes;

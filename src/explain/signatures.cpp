@@ -223,17 +223,6 @@ const std::vector<std::string>& explain_layers() {
   return layers;
 }
 
-const std::vector<std::string>& machine_check_names() {
-  static const std::vector<std::string> names = {"driver",          "runtimes",       "gpus",
-                                                 "devices",         "kernel_vs_user", "forward_compat",
-                                                 "container",       "environment",    "library",
-                                                 "driver_lib",      "build_for_gpu",  "torch_build",
-                                                 "toolkit_for_gpu", "soname_cuda",    "nvcc_arch",
-                                                 "extension_cuda",  "torch_variant",  "toolkit_identifier",
-                                                 "runtime_gap",     "legacy_gpu",     "compute_type"};
-  return names;
-}
-
 // An entry that is another wording of a message takes the explaining entry's layer, texts and checks;
 // both must capture the same values, which those texts use.
 void resolve_explained_by(std::vector<Signature>& all) {

@@ -121,7 +121,8 @@ struct Signature {
 
 // The layers an explanation can point at: the report's layers and "container".
 const std::vector<std::string>& explain_layers();
-// The machine-specific checks a signature may ask for (see machine_lines.h).
+// The machine-specific checks a signature may ask for: the names of the checks machine_lines.cpp
+// runs (defined there, from its table of checks, so the list the loader validates against is that table).
 const std::vector<std::string>& machine_check_names();
 
 // ASCII letters of a regex lowercased except the one after a backslash (\S, \D, \W, \B keep

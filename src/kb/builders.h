@@ -18,6 +18,8 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d);
 void build_forward_compat(const TableContext& t, KnowledgeBase::Data& d);
 void build_library_sonames(const TableContext& t, KnowledgeBase::Data& d);
 void build_version_encodings(const TableContext& t, KnowledgeBase::Data& d);
+// Checks the table only: src/kb/ngc_containers.cpp reads it when asked (it stores no records).
+void build_ngc_containers(const TableContext& t, KnowledgeBase::Data& d);
 
 // The readers of a top-level array of the file, named "<key>[i]".
 std::vector<EntryReader> table_array(const TableContext& t, std::string_view key);

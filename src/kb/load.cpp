@@ -51,8 +51,8 @@ const std::vector<TableDef>& table_defs() {
       {"toolkit_identifiers", nullptr},
       // No builder: explain's last-resort guess reads it (src/explain/triage.cpp).
       {"triage_terms", nullptr},
-      // No builder: --assume ngc and the NGC container rule read it (src/kb/ngc_containers.h).
-      {"ngc_containers", nullptr},
+      // Checked at load, read when asked: --assume ngc and the NGC container rule (src/kb/ngc_containers.h).
+      {"ngc_containers", build_ngc_containers},
   };
   return defs;
 }

@@ -275,32 +275,32 @@ constexpr PastedSet kPastedSets[] = {
     {140, 10, 11, true},  // with #139's single case
     {141, 5, 6, true},
     {142, 5, 6, true},
-    // Tenth session (2026-12-07): #143-#167, 162 cases in five rounds of new themes, each scored unseen with
-    // def275c (65/162 right layer and remedy, 93/162 right layer; 22407e7 gave 66/162), then read
-    // (111/162 and 124/162 after).
+    // Tenth session (2026-12-07): #143-#172, 187 cases in six rounds of new themes, each scored unseen with
+    // def275c (80/187 right layer and remedy, 113/187 right layer), then read (144/187 and 146/187 after,
+    // the reported-failure index holding the sets' own threads).
     // local LLM runtimes, image-generation UIs, RAPIDS/Numba/CuPy, Podman/Apptainer/CDI, prebuilt CUDA
     // extensions
-    {143, 4, 6, true},
+    {143, 5, 6, true},
     {144, 3, 4, true},
     {145, 1, 3, true},
     {146, 5, 5, true},
     {147, 8, 8, true},
     // other frameworks, hashcat and MD codes, Jetson, vGPU/MIG/MPS, Ray/Horovod/Spark
-    {148, 7, 9, true},
+    {148, 8, 9, true},
     {149, 2, 5, true},
     {150, 6, 6, true},
-    {151, 4, 6, true},
+    {151, 6, 6, true},
     {152, 2, 3, true},
     // OpenCV/dlib, profilers and CUPTI, OpenCL, JAX/XLA, TensorFlow on Linux
-    {153, 4, 7, true},
+    {153, 5, 7, true},
     {154, 6, 9, true},
-    {155, 5, 8, true},
+    {155, 6, 8, true},
     {156, 5, 7, true},
     {157, 7, 8, true},
     // CMake CUDA builds, TensorRT, NVHPC/OpenACC, Docker Desktop/WSL 2, torch JIT extensions
-    {158, 7, 8, true},
-    {159, 3, 7, true},
-    {160, 1, 5, true},
+    {158, 8, 8, true},
+    {159, 5, 7, true},
+    {160, 3, 5, true},
     {161, 4, 4, true},
     {162, 7, 8, true},
     // consumer AI apps, mining software, DL compilers, scientific packages, life sciences
@@ -308,7 +308,13 @@ constexpr PastedSet kPastedSets[] = {
     {164, 8, 10, true},
     {165, 3, 6, true},
     {166, 7, 8, true},
-    {167, 1, 6, true},
+    {167, 4, 6, true},
+    // package managers, rented cloud GPUs, old GPUs, autonomy stacks, MATLAB/Julia/R
+    {168, 3, 5, true},
+    {169, 4, 4, true},
+    {170, 1, 3, true},
+    {171, 6, 6, true},
+    {172, 5, 7, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

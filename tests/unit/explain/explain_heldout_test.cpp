@@ -275,9 +275,9 @@ constexpr PastedSet kPastedSets[] = {
     {140, 10, 11, true},  // with #139's single case
     {141, 5, 6, true},
     {142, 5, 6, true},
-    // Tenth session (2026-12-07): #143-#172, 187 cases in six rounds of new themes, each scored unseen with
-    // def275c (80/187 right layer and remedy, 113/187 right layer), then read (144/187 and 146/187 after,
-    // the reported-failure index holding the sets' own threads).
+    // Tenth session (2026-12-07): #143-#172, 187 cases in 6 rounds of new themes, each scored unseen
+    // with def275c (80/187 right layer and remedy, 113/187 right layer), then read (145/187 and 145/187
+    // after, the reported-failure index holding the sets' own threads).
     // local LLM runtimes, image-generation UIs, RAPIDS/Numba/CuPy, Podman/Apptainer/CDI, prebuilt CUDA
     // extensions
     {143, 5, 6, true},
@@ -294,7 +294,7 @@ constexpr PastedSet kPastedSets[] = {
     // OpenCV/dlib, profilers and CUPTI, OpenCL, JAX/XLA, TensorFlow on Linux
     {153, 5, 7, true},
     {154, 6, 9, true},
-    {155, 6, 8, true},
+    {155, 5, 8, true},
     {156, 5, 7, true},
     {157, 7, 8, true},
     // CMake CUDA builds, TensorRT, NVHPC/OpenACC, Docker Desktop/WSL 2, torch JIT extensions
@@ -310,9 +310,9 @@ constexpr PastedSet kPastedSets[] = {
     {166, 7, 8, true},
     {167, 4, 6, true},
     // package managers, rented cloud GPUs, old GPUs, autonomy stacks, MATLAB/Julia/R
-    {168, 3, 5, true},
+    {168, 4, 5, true},
     {169, 4, 4, true},
-    {170, 1, 3, true},
+    {170, 2, 3, true},
     {171, 6, 6, true},
     {172, 5, 7, true},
 };

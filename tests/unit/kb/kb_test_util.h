@@ -8,7 +8,9 @@
 #include <sstream>
 #include <string>
 
+#include "core/errors.h"
 #include "core/json.h"
+#include "kb/knowledge_base.h"
 
 namespace cudiag::kb::testing {
 
@@ -45,5 +47,15 @@ class KbCopy {
  private:
   std::filesystem::path dir_;
 };
+
+// Loads the copy as --kb does and returns the InputError's message ("" when it loaded).
+inline std::string load_error(const KbCopy& copy) {
+  try {
+    KnowledgeBase::load_dir(copy.dir());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace cudiag::kb::testing

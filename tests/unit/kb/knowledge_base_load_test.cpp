@@ -9,16 +9,7 @@ namespace cudiag::kb {
 namespace {
 
 using testing::KbCopy;
-
-// Runs load_dir and returns the InputError's message ("" when it loaded).
-std::string load_error(const KbCopy& copy) {
-  try {
-    KnowledgeBase::load_dir(copy.dir());
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::load_error;
 
 TEST(KnowledgeBaseLoadTest, UnmodifiedCopyLoadsLikeTheBuiltin) {
   KbCopy copy("same");

@@ -5,7 +5,6 @@
 #include <functional>
 #include <string>
 
-#include "core/errors.h"
 #include "kb/knowledge_base.h"
 #include "kb/ngc_containers.h"
 #include "kb_test_util.h"
@@ -18,12 +17,7 @@ std::string load_error_after(const std::string& name, const std::function<void(J
   Json doc = copy.read("ngc_containers");
   edit(doc);
   copy.write("ngc_containers", doc);
-  try {
-    KnowledgeBase::load_dir(copy.dir());
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::load_error(copy);
 }
 
 TEST(NgcContainersLoadTest, AMalformedReleaseNamesItsEntryAndField) {

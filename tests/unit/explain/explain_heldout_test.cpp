@@ -275,8 +275,8 @@ constexpr PastedSet kPastedSets[] = {
     {140, 10, 11, true},  // with #139's single case
     {141, 5, 6, true},
     {142, 5, 6, true},
-    // Tenth session (2026-12-07): #143-#172, 187 cases in 6 rounds of new themes, each scored unseen
-    // with def275c (80/187 right layer and remedy, 113/187 right layer), then read (145/187 and 145/187
+    // Tenth session (2026-12-07): #143-#177, 213 cases in 7 rounds of new themes, each scored unseen
+    // with def275c (92/213 right layer and remedy, 128/213 right layer), then read (161/213 and 162/213
     // after, the reported-failure index holding the sets' own threads).
     // local LLM runtimes, image-generation UIs, RAPIDS/Numba/CuPy, Podman/Apptainer/CDI, prebuilt CUDA
     // extensions
@@ -315,6 +315,12 @@ constexpr PastedSet kPastedSets[] = {
     {170, 2, 3, true},
     {171, 6, 6, true},
     {172, 5, 7, true},
+    // object detection, NVIDIA training libraries, bio-imaging, JavaScript bindings, homelab/NAS
+    {173, 5, 5, true},
+    {174, 5, 7, true},
+    {175, 4, 5, true},
+    {176, 2, 3, true},
+    {177, 0, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -276,7 +276,7 @@ constexpr PastedSet kPastedSets[] = {
     {141, 5, 6, true},
     {142, 5, 6, true},
     // Tenth session (2026-12-07): #143-#177, 213 cases in 7 rounds of new themes, each scored unseen
-    // with def275c (92/213 right layer and remedy, 128/213 right layer), then read (161/213 and 162/213
+    // with def275c (92/213 right layer and remedy, 128/213 right layer), then read (163/213 and 163/213
     // after, the reported-failure index holding the sets' own threads).
     // local LLM runtimes, image-generation UIs, RAPIDS/Numba/CuPy, Podman/Apptainer/CDI, prebuilt CUDA
     // extensions
@@ -294,7 +294,7 @@ constexpr PastedSet kPastedSets[] = {
     // OpenCV/dlib, profilers and CUPTI, OpenCL, JAX/XLA, TensorFlow on Linux
     {153, 5, 7, true},
     {154, 6, 9, true},
-    {155, 5, 8, true},
+    {155, 6, 8, true},
     {156, 5, 7, true},
     {157, 7, 8, true},
     // CMake CUDA builds, TensorRT, NVHPC/OpenACC, Docker Desktop/WSL 2, torch JIT extensions
@@ -320,7 +320,7 @@ constexpr PastedSet kPastedSets[] = {
     {174, 5, 7, true},
     {175, 4, 5, true},
     {176, 2, 3, true},
-    {177, 0, 6, true},
+    {177, 1, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

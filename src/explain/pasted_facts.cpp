@@ -253,7 +253,8 @@ void read_versions(Reader& r, const std::string& s, const std::string& l) {
   // The banner Ultralytics (YOLOv5/v8/11) prints at start: "Ultralytics YOLOv8.0.196 Python-3.10.5
   // torch-2.2.1+cpu CPU (...)" or "... torch-2.0.1+cu117 CUDA:0 (NVIDIA ...)".
   else if (has(l, " torch-") &&
-           std::regex_search(s, m, re(R"(\btorch-(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu|rocm[\d.]+))?)\s+(?:cuda:\d|cpu))")))
+           std::regex_search(
+               s, m, re(R"(\btorch-(\d+\.\d+\.\d+(?:\+(?:cu\d+|cpu|rocm[\d.]+))?)\s+(?:cuda:\d|cpu))")))
     r.add("torch", m[1], "Ultralytics banner");
   else if (has(l, "torch.version.cuda") &&
            std::regex_search(s, m, re(R"(torch\.version\.cuda\s*[:=)]?\s*['"]?(\d+\.\d+|None))")))

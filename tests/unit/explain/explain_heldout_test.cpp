@@ -276,7 +276,7 @@ constexpr PastedSet kPastedSets[] = {
     {141, 5, 6, true},
     {142, 5, 6, true},
     // Tenth session (2026-12-07): #143-#177, 213 cases in 7 rounds of new themes, each scored unseen
-    // with def275c (92/213 right layer and remedy, 128/213 right layer), then read (163/213 and 163/213
+    // with def275c (92/213 right layer and remedy, 128/213 right layer), then read (164/213 and 164/213
     // after, the reported-failure index holding the sets' own threads).
     // local LLM runtimes, image-generation UIs, RAPIDS/Numba/CuPy, Podman/Apptainer/CDI, prebuilt CUDA
     // extensions
@@ -314,7 +314,7 @@ constexpr PastedSet kPastedSets[] = {
     {169, 4, 4, true},
     {170, 2, 3, true},
     {171, 6, 6, true},
-    {172, 5, 7, true},
+    {172, 6, 7, true},
     // object detection, NVIDIA training libraries, bio-imaging, JavaScript bindings, homelab/NAS
     {173, 5, 5, true},
     {174, 5, 7, true},

@@ -80,7 +80,8 @@ TEST(PastedFactsTest, PackageListsCondaBuildsAndPrintedVersions) {
   auto banner = read_pasted_facts(
       "Ultralytics YOLOv8.0.196  Python-3.10.5 torch-2.2.1+cpu CPU (12th Gen Intel Core(TM) i5-12600KF)\n");
   EXPECT_EQ(fact(banner, "torch"), "2.2.1+cpu");
-  auto yolov5 = read_pasted_facts("YOLOv5 v7.0-72 Python-3.8.10 torch-1.13.1+cu117 CUDA:0 (NVIDIA A10G, 22732MiB)\n");
+  auto yolov5 =
+      read_pasted_facts("YOLOv5 v7.0-72 Python-3.8.10 torch-1.13.1+cu117 CUDA:0 (NVIDIA A10G, 22732MiB)\n");
   EXPECT_EQ(fact(yolov5, "torch"), "1.13.1+cu117");
   auto printed = read_pasted_facts("2.1.0+cu121 12.1 8902\n");
   EXPECT_EQ(fact(printed, "torch"), "2.1.0+cu121");

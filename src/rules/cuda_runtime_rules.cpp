@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "rules/engine.h"
+#include "rules/ngc_support.h"
 #include "rules/rule_support.h"
 #include "rules/rule_table.h"
 #include "rules/runtime_compat.h"
@@ -18,9 +19,11 @@ const RegisterRuleTable kRuleTable{
     {.id = "cuda_runtime.needs_newer_driver",
      .layer = "cuda_runtime",
      .severity = "error (independent)",
-     .when = "the runtime is newer than the driver supports and minor-version compatibility does not cover "
-             "it; names the full and the MVC minimum (`kb driver-for`) and, where possible, forward "
-             "compatibility; also when the runtime itself answered `cudaErrorInsufficientDriver`",
+     .when =
+         "the runtime is newer than the driver supports and minor-version compatibility does not cover "
+         "it; names the full and the MVC minimum (`kb driver-for`) and, where possible, forward "
+         "compatibility; also when the runtime itself answered `cudaErrorInsufficientDriver`; not inside an NGC "
+         "image on data-center GPUs whose driver is of one of the release's forward-compatibility branches",
      .covered_by = "scenario cuda102-on-r418-no-mvc-before-cuda11",
      .message = "The CUDA {version} runtime{runtime} needs {minimum}; the installed driver is {driver}.",
      .remediation = "{remedy}"},
@@ -113,6 +116,11 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     auto v = runtime_version_of(report, base);
     if (!v) continue;
     auto c = check_runtime_against_driver(kb, *v, driver, report, base);
+    // Inside an NGC image on a data-center GPU its forward-compatibility package runs the image's CUDA on
+    // the release's older data-center branches (container.ngc_driver_too_old judges the driver there).
+    if (c.verdict == RuntimeVerdict::kNeedsNewerDriver && !c.observed_insufficient &&
+        ngc_forward_compat_serves(report, kb))
+      continue;
     if (c.verdict == RuntimeVerdict::kNeedsNewerDriver) {
       auto f = finding(
           "cuda_runtime.needs_newer_driver",

@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <optional>
-#include <regex>
 #include <utility>
 
 #include "kb/ngc_containers.h"
 #include "rules/engine.h"
+#include "rules/ngc_support.h"
 #include "rules/rule_support.h"
 #include "rules/rule_table.h"
 
@@ -43,21 +43,8 @@ std::string branches_text(const kb::NgcRelease& r) {
   return out;
 }
 
-// The release stated (--assume ngc, a pasted image name), or the one the image inside which cudiag
-// runs declares (the container probe's "NGC PyTorch 21.10", from NVIDIA_PYTORCH_VERSION).
-std::optional<std::pair<std::string, std::string>> stated_release(const Json& report) {
-  if (auto stated = string_at(report, "host.container.ngc_release"))
-    return std::pair{*stated, std::string("host.container.ngc_release")};
-  auto image = string_at(report, "container.image");
-  static const std::regex ngc(R"(^NGC .* (\d\d\.\d\d)\b)");
-  std::smatch m;
-  if (image && std::regex_search(*image, m, ngc))
-    return std::pair{m[1].str(), std::string("container.image")};
-  return std::nullopt;
-}
-
 void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
-  auto stated = stated_release(report);
+  auto stated = stated_ngc_release(report);
   if (!stated) return;
   const auto all = kb::ngc_releases(kb);
   auto found = std::find_if(all.begin(), all.end(),

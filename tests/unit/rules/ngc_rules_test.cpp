@@ -79,5 +79,19 @@ TEST(NgcRulesTest, EveryReleaseOfTheTableHasItsCudaBranchAndSource) {
   }));
 }
 
+// 20.10 (CUDA 11.1) on R418: a data-center GPU runs it through the image's forward-compatibility package,
+// so the runtime is not reported as needing a newer driver there; on a GeForce both rules fail it.
+TEST(NgcRulesTest, OnADataCenterGpuTheImagesCompatPackageRunsItsCudaOnAnOlderBranch) {
+  auto datacenter = findings_for({"ngc=20.10", "driver=418.87.01", "gpu=Tesla V100-SXM2-16GB"});
+  EXPECT_EQ(ngc_finding(datacenter), nullptr);
+  EXPECT_EQ(test::find_finding(datacenter, "cuda_runtime.needs_newer_driver"), nullptr);
+  auto geforce = findings_for({"ngc=20.10", "driver=418.87.01", "gpu=GeForce RTX 2080"});
+  EXPECT_NE(ngc_finding(geforce), nullptr);
+  EXPECT_NE(test::find_finding(geforce, "cuda_runtime.needs_newer_driver"), nullptr);
+  // Without the NGC image the same runtime on the same driver still needs a newer one.
+  auto plain = findings_for({"cuda_runtime=11.1", "driver=418.87.01", "gpu=Tesla V100-SXM2-16GB"});
+  EXPECT_NE(test::find_finding(plain, "cuda_runtime.needs_newer_driver"), nullptr);
+}
+
 }  // namespace
 }  // namespace cudiag

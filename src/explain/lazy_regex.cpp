@@ -25,6 +25,8 @@ std::string LazyRegex::compile_error() const {
 
 unsigned LazyRegex::groups() const {
   if (!state_) return 0;
+  // Once compiled (a --kb table is compiled at load), the regex's own count is the authority.
+  if (state_->compiled.load() && state_->error.empty()) return state_->regex.mark_count();
   const std::string& p = state_->pattern;
   unsigned count = 0;
   bool in_class = false;

@@ -22,8 +22,9 @@ class LazyRegex {
   // throws InputError naming it: load_signatures compiles every pattern of a table it did not ship
   // with, and a test compiles every built-in one, so this happens only to a corrupted table.
   const std::regex& get() const;
-  // The number of capture groups, counted in the pattern without compiling it: an unescaped "("
-  // outside a [...] class and not followed by "?" (ECMAScript's (?: (?= (?! are not captures).
+  // The number of capture groups: the compiled regex's mark_count once compiled, otherwise counted in
+  // the pattern without compiling it: an unescaped "(" outside a [...] class and not followed by "?"
+  // (ECMAScript's (?: (?= (?! are not captures).
   unsigned groups() const;
   // Whether it has been compiled (tests of the laziness).
   bool compiled() const;

@@ -103,6 +103,9 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
   if (!runtimes.is_array()) return;
   auto driver = host_driver(report, kb);
   auto gpu_list = gpus(report, kb);
+  // Inside an NGC image on a data-center GPU its forward-compatibility package runs CUDA up to the image's
+  // on the release's older data-center branches (container.ngc_driver_too_old judges the driver there).
+  const auto ngc_compat_cuda = ngc_forward_compat_cuda(report, kb);
   for (std::size_t i = 0; i < runtimes.size(); ++i) {
     const Json& rt = runtimes[i];
     std::string base = fmt::format("cuda_runtime.runtimes[{}]", i);
@@ -116,10 +119,8 @@ void against_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector
     auto v = runtime_version_of(report, base);
     if (!v) continue;
     auto c = check_runtime_against_driver(kb, *v, driver, report, base);
-    // Inside an NGC image on a data-center GPU its forward-compatibility package runs the image's CUDA on
-    // the release's older data-center branches (container.ngc_driver_too_old judges the driver there).
     if (c.verdict == RuntimeVerdict::kNeedsNewerDriver && !c.observed_insufficient &&
-        ngc_forward_compat_serves(report, kb))
+        ngc_compat_covers(ngc_compat_cuda, *v))
       continue;
     if (c.verdict == RuntimeVerdict::kNeedsNewerDriver) {
       auto f = finding(
@@ -164,6 +165,9 @@ void against_gpus(const Json& report, const kb::KnowledgeBase& kb, std::vector<F
   const Json& runtimes = fact_at(report, "cuda_runtime.runtimes");
   if (!runtimes.is_array()) return;
   auto gpu_list = gpus(report, kb);
+  // Inside an NGC image on a data-center GPU its forward-compatibility package runs CUDA up to the image's
+  // on the release's older data-center branches (container.ngc_driver_too_old judges the driver there).
+  const auto ngc_compat_cuda = ngc_forward_compat_cuda(report, kb);
   for (std::size_t i = 0; i < runtimes.size(); ++i) {
     std::string base = fmt::format("cuda_runtime.runtimes[{}]", i);
     auto v = runtime_version_of(report, base);

@@ -17,6 +17,7 @@
 #include "rules/arch_targets.h"
 #include "rules/engine.h"
 #include "rules/framework_support.h"
+#include "rules/ngc_support.h"
 #include "rules/rule_support.h"
 #include "rules/rule_table.h"
 #include "rules/torch_variants.h"
@@ -211,9 +212,14 @@ void onnxruntime_both_packages(const Json& report, std::vector<Finding>& out) {
 void cuda_build_vs_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Finding>& out) {
   auto d = host_driver(report, kb);
   if (!d.cuda) return;
+  // Inside an NGC image on data-center GPUs, its forward-compatibility package runs builds for CUDA up to
+  // the image's on the release's older data-center branches (container.ngc_driver_too_old judges there).
+  const auto ngc_compat_cuda = ngc_forward_compat_cuda(report, kb);
   for (const auto& r : frameworks_in(report)) {
     auto b = build_cuda(report, r);
     if (!b.major) continue;
+    if (ngc_compat_covers(ngc_compat_cuda, b.version ? *b.version : Version::from_cuda_int(*b.major * 1000)))
+      continue;
     std::string name = r.fw->value("name", "");
     std::string built = b.version ? b.version->text() : fmt::format("{}.x", *b.major);
     Severity severity = Severity::kError;

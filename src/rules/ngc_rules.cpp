@@ -53,9 +53,7 @@ void ngc_driver(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fin
   if (found == all.end() || !driver.version) return;
   const kb::NgcRelease* release = &*found;
   auto gs = gpus(report, kb);
-  const bool datacenter = !gs.empty() && std::all_of(gs.begin(), gs.end(), [](const GpuView& g) {
-    return g.segment == "datacenter";
-  });
+  const bool datacenter = all_datacenter_gpus(gs);
   // An unknown GPU: the data-center branches may apply, so only a driver no GPU could run it on fails.
   const bool maybe_datacenter = gs.empty() || datacenter;
   if (kb::ngc_driver_runs(*release, *driver.version, maybe_datacenter)) return;

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <regex>
 
-#include "rules/rule_support.h"
-
 namespace cudiag::rules {
 
 std::optional<std::pair<std::string, std::string>> stated_ngc_release(const Json& report) {
@@ -23,15 +21,24 @@ std::optional<kb::NgcRelease> ngc_release_of(const Json& report, const kb::Knowl
   return stated ? kb::ngc_release(kb, stated->first) : std::nullopt;
 }
 
-bool ngc_forward_compat_serves(const Json& report, const kb::KnowledgeBase& kb) {
+bool all_datacenter_gpus(const std::vector<GpuView>& list) {
+  return !list.empty() &&
+         std::all_of(list.begin(), list.end(), [](const GpuView& g) { return g.segment == "datacenter"; });
+}
+
+std::optional<Version> ngc_forward_compat_cuda(const Json& report, const kb::KnowledgeBase& kb) {
   auto release = ngc_release_of(report, kb);
   auto driver = host_driver(report, kb);
-  if (!release || !driver.version || driver.version->major() >= release->driver_branch) return false;
-  auto gs = gpus(report, kb);
-  const bool datacenter = !gs.empty() && std::all_of(gs.begin(), gs.end(), [](const GpuView& g) {
-    return g.segment == "datacenter";
-  });
-  return datacenter && kb::ngc_driver_runs(*release, *driver.version, true);
+  if (!release || !driver.version || driver.version->major() >= release->driver_branch) return std::nullopt;
+  if (!all_datacenter_gpus(gpus(report, kb)) || !kb::ngc_driver_runs(*release, *driver.version, true))
+    return std::nullopt;
+  return release->cuda;
+}
+
+bool ngc_compat_covers(const std::optional<Version>& served, const Version& build) {
+  if (!served) return false;
+  if (build.major() != served->major()) return build.major() < served->major();
+  return build.minor() <= served->minor();
 }
 
 }  // namespace cudiag::rules

@@ -5,10 +5,12 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/json.h"
 #include "kb/knowledge_base.h"
 #include "kb/ngc_containers.h"
+#include "rules/rule_support.h"
 
 namespace cudiag::rules {
 
@@ -19,9 +21,17 @@ std::optional<std::pair<std::string, std::string>> stated_ngc_release(const Json
 // The stated release, when the knowledge base has it.
 std::optional<kb::NgcRelease> ngc_release_of(const Json& report, const kb::KnowledgeBase& kb);
 
-// Whether the stated NGC image runs its CUDA on the host driver only through its forward-compatibility
-// package: every GPU is a known data-center GPU and the driver is of one of the release's data-center
-// branches, below the branch the release otherwise needs.
-bool ngc_forward_compat_serves(const Json& report, const kb::KnowledgeBase& kb);
+// Whether every GPU is known and a data-center GPU (none known: false). The NGC forward-compatibility
+// branches apply only there.
+bool all_datacenter_gpus(const std::vector<GpuView>& list);
+
+// The CUDA the stated NGC image runs on the host driver only through its forward-compatibility package:
+// every GPU is a known data-center GPU and the driver is of one of the release's data-center branches,
+// below the branch the release otherwise needs. Nothing when the package does not serve.
+std::optional<Version> ngc_forward_compat_cuda(const Json& report, const kb::KnowledgeBase& kb);
+
+// Whether code built for CUDA `build` runs through that package: its CUDA release (major.minor; patch
+// levels of one release are one CUDA) is not newer than the one served.
+bool ngc_compat_covers(const std::optional<Version>& served, const Version& build);
 
 }  // namespace cudiag::rules

@@ -93,5 +93,23 @@ TEST(NgcRulesTest, OnADataCenterGpuTheImagesCompatPackageRunsItsCudaOnAnOlderBra
   EXPECT_NE(test::find_finding(plain, "cuda_runtime.needs_newer_driver"), nullptr);
 }
 
+// The framework in the image is built for the image's CUDA: the package runs it too. A build for a newer
+// CUDA than the image's (pip-installed on top) is beyond what the package serves.
+TEST(NgcRulesTest, TheCompatPackageRunsTheImagesFrameworkBuildButNotANewerOne) {
+  const std::vector<std::string> v100 = {"ngc=20.10", "driver=418.87.01", "gpu=Tesla V100-SXM2-16GB"};
+  auto with = [&](std::vector<std::string> base, const std::string& extra) {
+    base.push_back(extra);
+    return findings_for(base);
+  };
+  EXPECT_EQ(test::find_finding(with(v100, "torch=1.7.0+cu110"), "frameworks.cuda_build_needs_newer_driver"),
+            nullptr);
+  EXPECT_NE(test::find_finding(with(v100, "torch=2.1.0+cu121"), "frameworks.cuda_build_needs_newer_driver"),
+            nullptr);
+  const std::vector<std::string> geforce = {"ngc=20.10", "driver=418.87.01", "gpu=GeForce RTX 2080"};
+  EXPECT_NE(
+      test::find_finding(with(geforce, "torch=1.7.0+cu110"), "frameworks.cuda_build_needs_newer_driver"),
+      nullptr);
+}
+
 }  // namespace
 }  // namespace cudiag

@@ -11,6 +11,7 @@
 
 #include "explain/captures.h"
 #include "explain/matcher.h"
+#include "explain/program_mentions.h"
 #include "explain/triage.h"
 #include "explain/wrapped_lines.h"
 
@@ -112,7 +113,24 @@ const ContextLayer* context_layer(const Signature& s, const std::vector<std::str
   return nullptr;
 }
 
+// The programs the text names, found the first time a signature with a program_cause matches.
+class LazyProgramMentions {
+ public:
+  LazyProgramMentions(std::string_view text_lower, const kb::KnowledgeBase& kb)
+      : text_(text_lower), kb_(kb) {}
+  std::optional<std::string> nearest(std::size_t line) {
+    if (!found_) found_.emplace(text_, program_names(kb_));
+    return found_->nearest(line);
+  }
+
+ private:
+  std::string_view text_;
+  const kb::KnowledgeBase& kb_;
+  std::optional<ProgramMentions> found_;
+};
+
 std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower, std::string_view text_lower,
+                               std::size_t line_no, LazyProgramMentions& programs,
                                const std::vector<Signature>& sigs, const kb::KnowledgeBase& kb) {
   const Signature& matched = *m.sig;
   Resolved r;
@@ -164,6 +182,13 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.title = substitute(explaining->title, r.values);
   e.meaning = substitute(explaining->meaning, r.values);
   if (context && !context->cause.empty()) e.causes.push_back(substitute(context->cause, r.values));
+  if (!explaining->program_cause.empty()) {
+    if (auto program = programs.nearest(line_no)) {
+      Resolved with_program = r;
+      add_value(with_program, "program", *program);
+      e.causes.push_back(substitute(explaining->program_cause, with_program.values));
+    }
+  }
   for (const auto& c : explaining->causes) {
     auto t = substitute(c, r.values);
     if (!t.empty()) e.causes.push_back(std::move(t));
@@ -222,6 +247,7 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
   // The last few lines, lower-cased, for signatures that need a traceback's frame before the error.
   std::deque<std::string> before;
   const AnchorIndex& index = signature_anchor_index(kb);
+  LazyProgramMentions programs(text_lower, kb);
   for (const auto& logical : logical_lines(text, sigs, options.require_context, &index)) {
     std::string_view line = logical.text;
     std::size_t line_no = logical.first;
@@ -232,9 +258,9 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
       before.push_back(line_lower.substr(0, kBeforeLineBytes));
       if (before.size() > kBeforeLines) before.pop_front();
       for (const auto& m : match_line(line, sigs, options.require_context, before_lower, &index)) {
-        auto c = build(m, line_lower, text_lower, sigs, kb);
+        auto c = build(m, line_lower, text_lower, line_no, programs, sigs, kb);
         for (std::size_t f = 0; !c && f < m.fallbacks.size(); ++f)
-          c = build(m.fallbacks[f], line_lower, text_lower, sigs, kb);
+          c = build(m.fallbacks[f], line_lower, text_lower, line_no, programs, sigs, kb);
         if (!c) continue;
         auto it = by_key.find(c->key);
         if (it == by_key.end()) {

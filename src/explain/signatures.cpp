@@ -148,6 +148,7 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     s.title = e.str("title");
     s.meaning = e.str("meaning");
     s.causes = e.strings("causes");
+    s.program_cause = e.str_or("program_cause", "");
     s.checks = e.strings("checks");
     if (s.causes.empty()) e.fail("causes: at least one likely cause");
     if (s.checks.empty()) e.fail("checks: at least one check");
@@ -185,6 +186,15 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   for (const auto& c : s.captures) {
     names.insert(c.name);
     for (const auto& suffix : derived_suffixes(c.kind)) names.insert(c.name + suffix);
+  }
+  if (!s.program_cause.empty()) {
+    auto wanted = placeholders(s.program_cause);
+    if (std::find(wanted.begin(), wanted.end(), "program") == wanted.end())
+      e.fail("program_cause: it must name {program}");
+    for (const auto& p : wanted) {
+      if (p != "program" && !names.count(p))
+        e.fail(fmt::format("program_cause: {{{}}}: no capture provides it", p));
+    }
   }
   std::vector<const std::string*> texts = {&s.title, &s.meaning};
   for (const auto& c : s.causes) texts.push_back(&c);
@@ -248,6 +258,7 @@ void resolve_explained_by(std::vector<Signature>& all) {
     s.title = target->title;
     s.meaning = target->meaning;
     s.causes = target->causes;
+    s.program_cause = target->program_cause;
     s.checks = target->checks;
     if (s.machine.empty()) s.machine = target->machine;
     if (s.confirms.empty()) s.confirms = target->confirms;

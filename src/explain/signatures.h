@@ -90,6 +90,9 @@ struct Signature {
   std::string title;
   std::string meaning;
   std::vector<std::string> causes;
+  // With {program}: put first (after a context's cause) when the text names a program the table knows
+  // (program_mentions.h), so the remedy says whose build to change.
+  std::string program_cause;
   std::vector<std::string> checks;
   std::vector<CaptureDef> captures;  // one per regex group, in order
   std::vector<kb::ErrorRef> errors;  // the API errors this message stands for

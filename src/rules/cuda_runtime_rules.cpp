@@ -17,7 +17,9 @@ namespace {
 // The findings this file emits (docs/rules.md is generated from this table: rules/rule_table.h).
 const RegisterRuleTable kRuleTable{
     {.id = "cuda_runtime.needs_newer_driver",
-     .layer = "cuda_runtime",
+     // The driver is what gets updated (docs/explain.md: which layer a failure belongs to), as for
+     // frameworks.cuda_build_needs_newer_driver.
+     .layer = "driver_api",
      .severity = "error (independent)",
      .when =
          "the runtime is newer than the driver supports and minor-version compatibility does not cover "

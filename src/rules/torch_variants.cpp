@@ -116,6 +116,7 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
   std::string best_cuda;
   std::optional<Version> best_low;
   std::optional<Version> best_high;
+  std::optional<Version> installed_high;
   for (const auto& [cuda, list] : (*row)["arch_lists"].items()) {
     if (!list.is_string()) continue;
     std::optional<Version> low;
@@ -124,13 +125,16 @@ std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const
       if (!low || a.cc < *low) low = a.cc;
       if (!high || *high < a.cc) high = a.cc;
     }
+    if (cuda == installed_cuda) installed_high = high;
     if (high && (!best_high || *best_high < *high || *best_high == *high)) {
       best_cuda = cuda;
       best_low = low;
       best_high = high;
     }
   }
-  if (best_cuda.empty() || best_cuda == installed_cuda) return std::nullopt;
+  // The installed variant already reaches the newest architecture: another variant adds nothing.
+  if (best_cuda.empty() || best_cuda == installed_cuda || (installed_high && *installed_high == *best_high))
+    return std::nullopt;
   return fmt::format(
       "torch {} for CUDA {} carries sm_{}{} to sm_{}{}: pip install torch=={} --index-url "
       "https://download.pytorch.org/whl/{} (torchvision and torchaudio from the same index)",

@@ -28,7 +28,8 @@ namespace cudiag::rules {
 
 // For a GPU not known: the variant of the same torch release that carries the newest architecture,
 // "torch 1.12 for CUDA 11.6 carries sm_37 to sm_86: pip install torch==1.12.0 --index-url …/cu116";
-// nullopt when the matrix has no arch list for the release or that variant is `installed_cuda`.
+// nullopt when the matrix has no arch list for the release, or `installed_cuda`'s variant reaches
+// that architecture already.
 std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,
                                               const std::string& installed_cuda);
 

@@ -77,6 +77,10 @@ TEST(ExplainSignaturesTest, BadEntriesAreRejectedWithFileEntryAndField) {
 
   auto bad_layer = break_signature("layer", [](Json& e) { e["layer"] = "firmware"; });
   EXPECT_NE(bad_layer.find("firmware"), std::string::npos) << bad_layer;
+
+  auto unnamed_program =
+      break_signature("program", [](Json& e) { e["program_cause"] = "Reinstall the package."; });
+  EXPECT_NE(unnamed_program.find("program_cause"), std::string::npos) << unnamed_program;
 }
 
 TEST(ExplainEngineTest, TextWithoutAKnownMessageExplainsNothing) {

@@ -70,6 +70,19 @@ TEST(MachineFixTest, ATorchBuildWithoutTheGpusArchitectureNamesTheWheel) {
   EXPECT_NE(known.fix.find("whl/cu12"), std::string::npos) << known.fix;
 }
 
+// torch 2.8.0 for CUDA 12.8 reaches sm_120 already: another variant carries no newer architecture, so the
+// kernels missing are another package's, the one the text names
+// (https://github.com/Ksuriuri/index-tts-vllm/issues/37: vLLM rebuilt for an RTX 50).
+TEST(MachineFixTest, ATorchThatReachesTheNewestArchitectureLeavesTheFixToTheProgramNamed) {
+  auto v = answer(
+      "no kernel image is available for execution\n"
+      "vllm must be compiled by hand, not 0.9.0 from requirements.txt\n"
+      "torch 2.8.0+cu128\n");
+  EXPECT_EQ(v.layer, "binaries");
+  EXPECT_EQ(v.fix.find("whl/cu129"), std::string::npos) << v.fix;
+  EXPECT_EQ(v.fix.rfind("The text names vLLM", 0), 0u) << v.fix;
+}
+
 // No architecture list for old torch releases, but a build whose CUDA predates every architecture the GPU
 // runs cannot carry SASS for it (https://github.com/zzhang1987/Factor-Graph-Neural-Network/issues/4:
 // 1.5.1+cu101 on an RTX 3080 Ti; the maintainer: a CUDA 11 build).

@@ -40,6 +40,43 @@ TEST(TriageTest, NamesTheComponentOnTheFailureLine) {
   EXPECT_EQ(g->sources.front().url.rfind("https://", 0), 0u);
 }
 
+// A cluster's own container setup answers before the generic container advice on the same line: RKE2/K3s
+// regenerate containerd's config from a template, CRI-O needs the hook directory, EKS the GPU AMI.
+TEST(TriageTest, AClustersOwnContainerSetupBeatsTheGenericContainerEntry) {
+  struct Case {
+    const char* text;
+    const char* component;
+    const char* fix_word;
+  };
+  for (
+      const auto& c : {
+          Case{"NVIDIA Container Toolkit fails to set default runtime on RKE2\n", "container-rke2-k3s",
+               "config.toml.tmpl"},
+          Case{"nvidia-device-plugin pods crash with CRI-O v1.20 after installing the GPU operator\n",
+               "container-crio", "hooks_dir"},
+          Case{
+              "aws-node pods fail to start on g5 GPU nodes with the AL2023 AMI: no nvidia container runtime\n",
+              "container-eks-node-image", "accelerated"},
+          Case{"docker run --gpus all fails: could not select device driver\n", "container", "--gpus all"},
+      }) {
+    auto g = guess_from_words(c.text, kb());
+    ASSERT_TRUE(g) << c.text;
+    EXPECT_EQ(g->component, c.component) << c.text;
+    EXPECT_EQ(g->layer, "container") << c.text;
+    EXPECT_NE(g->fix.find(c.fix_word), std::string::npos) << g->fix;
+  }
+}
+
+// GPU buffers handed to an MPI that is not CUDA-aware crash it: the MPI library is the component.
+TEST(TriageTest, AnMpiCrashNamesTheMpiLibrary) {
+  auto g =
+      guess_from_words("mpirun -np 2 ./app crashes with a segfault when passing device pointers\n", kb());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->component, "mpi");
+  EXPECT_EQ(g->layer, "libraries");
+  EXPECT_NE(g->fix.find("CUDA-aware"), std::string::npos) << g->fix;
+}
+
 TEST(TriageTest, SpecificFailureWordsCountBeforeGeneralOnes) {
   // "error" on the tensorflow line is general; "not found" on the cuDNN line is specific.
   auto g = guess_from_words(

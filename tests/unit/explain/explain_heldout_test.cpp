@@ -321,6 +321,45 @@ constexpr PastedSet kPastedSets[] = {
     {175, 4, 5, true},
     {176, 2, 3, true},
     {177, 1, 6, true},
+    // Eleventh session (2026-12-07): #178-#207, 196 cases in 6 rounds of new themes, each scored unseen
+    // with aad62c6 (83/196 right layer and remedy, 115/196 right layer), then read (151/196 and 151/196
+    // after, a case's own thread in the reported-failure index not counted).
+    // LLM fine-tuning, native Windows builds, MPI/NCCL/GPUDirect, 3D/video generation, LLM serving
+    {178, 6, 6, true},
+    {179, 7, 9, true},
+    {180, 5, 6, true},
+    {181, 3, 7, true},
+    {182, 7, 7, true},
+    // OptiX/NVENC tools, Kubernetes plumbing, speech/audio ML, hosted notebooks, non-Python bindings
+    {183, 4, 6, true},
+    {184, 6, 6, true},
+    {185, 9, 10, true},
+    {186, 4, 6, true},
+    {187, 4, 6, true},
+    // headless EGL/Vulkan, VM passthrough and vGPU, graph learning, NVIDIA's test tools, tabular GPU ML
+    {188, 5, 7, true},
+    {189, 4, 6, true},
+    {190, 5, 7, true},
+    {191, 7, 8, true},
+    {192, 4, 6, true},
+    // conda CUDA packages, distro driver packaging, ONNX Runtime GPU, hybrid laptops, IDE/notebook envs
+    {193, 6, 6, true},
+    {194, 8, 9, true},
+    {195, 4, 7, true},
+    {196, 5, 6, true},
+    {197, 5, 6, true},
+    // Triton Inference Server, video analytics on dGPUs, GPU DSLs, medical imaging, quantum simulators
+    {198, 5, 6, true},
+    {199, 4, 6, true},
+    {200, 3, 6, true},
+    {201, 2, 4, true},
+    {202, 4, 6, true},
+    // crypto provers/miners, GPUDirect Storage/nvCOMP/NPP, recsys libraries, large-scale training, robot sims
+    {203, 7, 7, true},
+    {204, 4, 6, true},
+    {205, 3, 6, true},
+    {206, 6, 6, true},
+    {207, 5, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

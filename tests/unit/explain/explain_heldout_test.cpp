@@ -321,8 +321,8 @@ constexpr PastedSet kPastedSets[] = {
     {175, 4, 5, true},
     {176, 2, 3, true},
     {177, 1, 6, true},
-    // Eleventh session (2026-12-07): #178-#207, 196 cases in 6 rounds of new themes, each scored unseen
-    // with aad62c6 (83/196 right layer and remedy, 115/196 right layer), then read (151/196 and 151/196
+    // Eleventh session (2026-12-07): #178-#212, 236 cases in 7 rounds of new themes, each scored unseen
+    // with aad62c6 (98/236 right layer and remedy, 137/236 right layer), then read (182/236 and 182/236
     // after, a case's own thread in the reported-failure index not counted).
     // LLM fine-tuning, native Windows builds, MPI/NCCL/GPUDirect, 3D/video generation, LLM serving
     {178, 6, 6, true},
@@ -360,6 +360,12 @@ constexpr PastedSet kPastedSets[] = {
     {205, 3, 6, true},
     {206, 6, 6, true},
     {207, 5, 6, true},
+    // NVIDIA Python bindings, NIM/NGC containers, no usable NVIDIA GPU, engineering solvers, Windows DLLs
+    {208, 5, 8, true},
+    {209, 5, 6, true},
+    {210, 7, 9, true},
+    {211, 6, 7, true},
+    {212, 8, 10, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

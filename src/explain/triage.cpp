@@ -1,6 +1,7 @@
 #include "explain/triage.h"
 
 #include <cctype>
+#include <regex>
 #include <utility>
 
 #include "kb/reader.h"
@@ -63,13 +64,23 @@ std::string normalized(std::string_view line) {
   return out;
 }
 
-// Every line of `text`, normalized.
+// A shell prompt before a pasted command ("root@autodl-container-64eb:~/x# python ...", "(venv) me@box:~$ ")
+// names the machine, not a component: its hostname is no word of the report.
+std::string without_shell_prompt(std::string line) {
+  const auto at = line.find('@');
+  if (at == std::string::npos || at > 140 || line.find(':', at) == std::string::npos)
+    return line;  // the usual case
+  static const std::regex prompt(R"(^(?:\([^)\s]{1,60}\) )?[\w.-]{1,64}@[\w.-]{1,128}:[^\s$#]{0,200}[$#] ?)");
+  return std::regex_replace(line, prompt, "", std::regex_constants::format_first_only);
+}
+
+// Every line of `text`, normalized, without a shell prompt.
 std::vector<std::string> normalized_lines(std::string_view text) {
   std::vector<std::string> lines;
   for (std::size_t start = 0; start <= text.size();) {
     auto nl = text.find('\n', start);
     auto end = nl == std::string_view::npos ? text.size() : nl;
-    lines.push_back(normalized(text.substr(start, end - start)));
+    lines.push_back(without_shell_prompt(normalized(text.substr(start, end - start))));
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }

@@ -321,8 +321,8 @@ constexpr PastedSet kPastedSets[] = {
     {175, 4, 5, true},
     {176, 2, 3, true},
     {177, 1, 6, true},
-    // Eleventh session (2026-12-07): #178-#212, 236 cases in 7 rounds of new themes, each scored unseen
-    // with aad62c6 (98/236 right layer and remedy, 137/236 right layer), then read (182/236 and 182/236
+    // Eleventh session (2026-12-07): #178-#217, 273 cases in 8 rounds of new themes, each scored unseen
+    // with aad62c6 (108/273 right layer and remedy, 151/273 right layer), then read (205/273 and 206/273
     // after, a case's own thread in the reported-failure index not counted).
     // LLM fine-tuning, native Windows builds, MPI/NCCL/GPUDirect, 3D/video generation, LLM serving
     {178, 6, 6, true},
@@ -366,6 +366,13 @@ constexpr PastedSet kPastedSets[] = {
     {210, 7, 9, true},
     {211, 6, 7, true},
     {212, 8, 10, true},
+    // Compose/self-hosted GPU settings, diffusion training tools, RL libraries, GPU monitoring, Python
+    // versions/platforms
+    {213, 5, 6, true},
+    {214, 6, 8, true},
+    {215, 2, 6, true},
+    {216, 4, 6, true},
+    {217, 6, 11, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

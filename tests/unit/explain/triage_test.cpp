@@ -67,6 +67,21 @@ TEST(TriageTest, AClustersOwnContainerSetupBeatsTheGenericContainerEntry) {
   }
 }
 
+// A pasted shell prompt names the machine: "container" in its hostname is not the container component
+// (https://github.com/pytorch/FBGEMM/issues/4334 ran on a host named autodl-container-...).
+TEST(TriageTest, AShellPromptsHostnameIsNoComponent) {
+  auto g = guess_from_words(
+      "(hstu) root@autodl-container-64eb44b6f5-a462ac91:~/recsys# python -c 'import fbgemm_gpu'\n"
+      "fbgemm_gpu import failed, torch cannot load it\n",
+      kb());
+  ASSERT_TRUE(g);
+  EXPECT_NE(g->layer, "container") << g->component;
+  // The same word in the report's own text still counts.
+  auto inside = guess_from_words("inside the container torch import failed\n", kb());
+  ASSERT_TRUE(inside);
+  EXPECT_EQ(inside->layer, "container");
+}
+
 // GPU buffers handed to an MPI that is not CUDA-aware crash it: the MPI library is the component.
 TEST(TriageTest, AnMpiCrashNamesTheMpiLibrary) {
   auto g =

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "explain/captures.h"
+
 namespace cudiag::explain {
 namespace {
 
@@ -18,11 +20,6 @@ std::string folded(std::string_view s) {
   return out;
 }
 
-std::string lowered(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 std::vector<ProgramName> program_names(const kb::KnowledgeBase& kb) {
@@ -30,7 +27,7 @@ std::vector<ProgramName> program_names(const kb::KnowledgeBase& kb) {
   std::set<std::string> seen;
   std::vector<ProgramName> out;
   auto take = [&](const std::string& search, const Json& shown) {
-    auto name = lowered(search);
+    auto name = ascii_lower(search);
     if (name.empty() || name == "torch" || name == "pytorch" || !shown.is_string()) return;
     if (seen.insert(name).second) out.push_back({name, shown.get<std::string>()});
   };

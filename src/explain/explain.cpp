@@ -44,6 +44,17 @@ std::string straighten_quotes(std::string_view text) {
   return out;
 }
 
+// What a sentence says in place of a value the message did not give: an extension whose path was cut
+// off is still "the extension".
+std::string missing_value(const std::string& name) {
+  auto ends_with = [&](std::string_view tail) {
+    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends_with("_package")) return "the extension's package";
+  if (ends_with("_module")) return "its module";
+  return "(not in the message)";
+}
+
 std::string substitute(const std::string& text, const std::vector<Value>& values) {
   std::string out;
   std::size_t pos = 0;
@@ -57,7 +68,7 @@ std::string substitute(const std::string& text, const std::vector<Value>& values
     out += text.substr(pos, open - pos);
     std::string name = text.substr(open + 1, close - open - 1);
     auto it = std::find_if(values.begin(), values.end(), [&](const Value& v) { return v.name == name; });
-    out += it != values.end() ? it->text : "(not in the message)";
+    out += it != values.end() ? it->text : missing_value(name);
     pos = close + 1;
   }
   return out;
@@ -98,12 +109,28 @@ std::vector<std::string> soname_bases(const Signature& matched, const RawMatch& 
 }
 
 // The signature's first context whose words the text has and whose libraries (if any) the match names.
+// A context word of several words is found across a wrapped line too: the text is read with each run of
+// whitespace as one space (made only when such a word is not found as it stands).
 const ContextLayer* context_layer(const Signature& s, const std::vector<std::string>& libraries,
                                   std::string_view text_lower) {
+  std::optional<std::string> collapsed;
+  auto found = [&](const std::string& w) {
+    if (text_lower.find(w) != std::string_view::npos) return true;
+    if (w.find(' ') == std::string::npos) return false;
+    if (!collapsed) {
+      collapsed.emplace();
+      bool space = false;
+      for (char ch : text_lower) {
+        bool ws = ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r';
+        if (ws && space) continue;
+        collapsed->push_back(ws ? ' ' : ch);
+        space = ws;
+      }
+    }
+    return collapsed->find(w) != std::string::npos;
+  };
   for (const auto& cl : s.context_layers) {
-    bool in_text = std::any_of(cl.words.begin(), cl.words.end(), [&](const std::string& w) {
-      return text_lower.find(w) != std::string_view::npos;
-    });
+    bool in_text = std::any_of(cl.words.begin(), cl.words.end(), found);
     if (!in_text) continue;
     if (cl.libraries.empty()) return &cl;
     for (const auto& lib : libraries) {
@@ -182,7 +209,11 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.title = substitute(explaining->title, r.values);
   e.meaning = substitute(explaining->meaning, r.values);
   if (context && !context->cause.empty()) e.causes.push_back(substitute(context->cause, r.values));
-  if (!explaining->program_cause.empty()) {
+  // A program the message itself names (an extension's path) is surer than one named nearby.
+  bool names_package = std::any_of(r.values.begin(), r.values.end(), [](const Value& v) {
+    return v.name.size() > 8 && v.name.compare(v.name.size() - 8, 8, "_package") == 0;
+  });
+  if (!explaining->program_cause.empty() && !names_package) {
     if (auto program = programs.nearest(line_no)) {
       Resolved with_program = r;
       add_value(with_program, "program", *program);
@@ -216,6 +247,14 @@ void merge_into(Explanation& into, Explanation&& from) {
   if (into.matched_by != into.id && from.matched_by == from.id) {
     into.matched_by = from.matched_by;
     into.matched_text = from.matched_text;
+  }
+  // A later line that gives values the first did not ("Package cudatoolkit conflicts for:" before the
+  // line naming the version) says the message better: its texts, with those values filled, are shown.
+  if (from.values.size() > into.values.size()) {
+    into.title = from.title;
+    into.meaning = from.meaning;
+    into.causes = from.causes;
+    into.checks = from.checks;
   }
   for (auto& v : from.values) {
     bool have =

@@ -201,6 +201,15 @@ void check_build_for_gpu(const Context& c) {
       "extensions; or install a prebuilt package whose architecture list includes sm_{} (cudiag inspect "
       "FILE lists a binary's).",
       first.label, first.cc->text(), sm, sm, sm, sm, first.cc->text(), sm);
+  // A GPU from Ampere on is new to builds made before its CUDA: name the first CUDA (and PyTorch's wheel
+  // tag) that can carry it, since a prebuilt package older than that never will.
+  const auto* arch = c.kb.arch_for_cc(*first.cc);
+  if (arch && arch->first_cuda && arch->first_cuda->major() >= 11) {
+    c.fix += fmt::format(
+        " Prebuilt binaries carry sm_{} only from CUDA {} on: for PyTorch a {} or later wheel (pip install "
+        "torch --index-url https://download.pytorch.org/whl/{}).",
+        sm, arch->first_cuda->text(), arch->first_cuda->cuda_tag(), arch->first_cuda->cuda_tag());
+  }
 }
 
 // A program whose CUDA (its nvcc, its NVRTC) is older than the GPU: name the first CUDA that targets it.

@@ -121,7 +121,9 @@ void read_collect_env(Reader& r, const std::string& s, const std::string& l) {
     r.add("torch", m[1], "torch collect_env");
   else if (l.rfind("cuda used to build pytorch:", 0) == 0 &&
            std::regex_search(s, m, re(R"(^CUDA used to build PyTorch:\s*(\S+))")))
-    r.add("torch_cuda", lower(m[1].str()) == "none" ? "cpu" : m[1].str(), "torch collect_env");
+    // collect_env prints a None as "Could not collect": torch.version.cuda is None in a CPU-only build.
+    r.add("torch_cuda", lower(m[1].str()) == "none" || lower(m[1].str()) == "could" ? "cpu" : m[1].str(),
+          "torch collect_env");
   else if (l.rfind("os:", 0) == 0)
     r.add("os", os_value(s.substr(3)), "torch collect_env");
   else if (l.rfind("python platform:", 0) == 0 && has(l, "microsoft-standard-wsl2"))

@@ -134,7 +134,8 @@ void read_versions(const std::string& l, std::vector<ProseFact>& out) {
   std::smatch m;
   if (version_after(l, "cuda") && !has(l, "driver version") && !has(l, "used to build") &&
       !has(l, "version.cuda") && !has(l, "built with") && !has(l, "compiled with") &&
-      std::regex_search(l, m, cuda))
+      std::regex_search(l, m, cuda) && std::stoi(m[1].str()) >= 3)
+    // "PyTorch with CUDA version 1.9.1" names the framework's version: CUDA 1.x and 2.x are long gone.
     out.push_back({"cuda_runtime", m[1], "a CUDA version in the text"});
   if ((has(l, "tensorflow") || has(l, "tf")) && std::regex_search(l, m, tensorflow))
     out.push_back({"tensorflow", m[1], "a TensorFlow version in the text"});

@@ -382,6 +382,24 @@ constexpr PastedSet kPastedSets[] = {
     {220, 4, 6, true},
     {221, 2, 6, true},
     {222, 6, 9, true},
+    // Twelfth session (2026-12-07): #223-#241, rounds of new themes scored unseen with 0177380 and
+    // then read; floors are the right-layer counts after reading.
+    {223, 6, 6, true},
+    {224, 2, 6, true},
+    {225, 5, 6, true},
+    {227, 5, 7, true},
+    {228, 4, 6, true},
+    {229, 10, 10, true},
+    {230, 5, 8, true},
+    {231, 9, 10, true},
+    {232, 10, 10, true},
+    {233, 4, 8, true},
+    {234, 7, 11, true},
+    {236, 2, 7, true},
+    {237, 4, 5, true},
+    {238, 3, 6, true},
+    {239, 7, 7, true},
+    {241, 7, 11, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

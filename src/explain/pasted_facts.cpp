@@ -46,6 +46,10 @@ struct Reader {
   std::vector<PastedFact> facts;
   std::vector<PastedFact> prose;  // weaker: kept only for keys no dump line states
   std::size_t line = 0;
+  // The CUDA variant of PyTorch's index an install command names ("--index-url
+  // https://download.pytorch.org/whl/cu121"): the build a version-less "torch 2.1.0" is, when
+  // nothing else says.
+  std::string torch_index_tag;
 
   void add(std::string key, std::string value, const char* what) {
     value = trim(std::move(value));
@@ -152,6 +156,15 @@ bool version_after_colon(const std::string& l) {
   auto digit = l.find_first_not_of(" \t", colon + 1);
   return digit != std::string::npos && digit > colon + 1 &&
          std::isdigit(static_cast<unsigned char>(l[digit]));
+}
+
+// "pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121": the first such
+// command's variant.
+void read_torch_index(Reader& r, const std::string& l) {
+  if (!r.torch_index_tag.empty() || !has(l, "download.pytorch.org/whl/") || !has(l, "torch")) return;
+  std::smatch m;
+  if (std::regex_search(l, m, re(R"(download\.pytorch\.org/whl/(cu\d{2,3}|cpu)(?![\w.]))")))
+    r.torch_index_tag = m[1];
 }
 
 // pip list ("torch  2.1.0+cu121"), pip freeze ("torch==2.1.0+cu121"), collect_env's "[pip3] torch==2.1.0".
@@ -434,6 +447,7 @@ std::vector<PastedFact> read_pasted_facts(std::string_view text) {
       read_containers(r, l);
       read_host(r, line, l);
       read_loader_and_kernel(r, line, l);
+      read_torch_index(r, l);
       for (auto& p : read_prose_line(line, l)) r.prose.push_back({p.key, p.value, r.line, p.what});
     }
     if (end == text.size()) break;
@@ -449,6 +463,10 @@ std::vector<PastedFact> read_pasted_facts(std::string_view text) {
         f.value += cuda->value == "cpu" ? "+cpu" : "+" + cu_tag(cuda->value);
     }
     r.facts.erase(cuda);
+  } else if (!r.torch_index_tag.empty()) {
+    for (auto& f : r.facts) {
+      if (f.key == "torch" && f.value.find('+') == std::string::npos) f.value += "+" + r.torch_index_tag;
+    }
   }
   return r.facts;
 }

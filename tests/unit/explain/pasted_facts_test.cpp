@@ -52,6 +52,27 @@ TEST(PastedFactsTest, CollectEnvCompletesTheTorchBuild) {
             "2.0.0+cpu");
 }
 
+// collect_env prints a None as "Could not collect": torch.version.cuda None is a CPU-only build. And a
+// version-less torch takes the CUDA variant of the PyTorch index the install command named, unless a line
+// says the build itself.
+TEST(PastedFactsTest, TorchBuildFromCouldNotCollectAndFromTheIndexUrl) {
+  EXPECT_EQ(fact(read_pasted_facts("PyTorch version: 1.8.1\nCUDA used to build PyTorch: Could not collect\n"),
+                 "torch"),
+            "1.8.1+cpu");
+  EXPECT_EQ(fact(read_pasted_facts("pip install torch --index-url https://download.pytorch.org/whl/cu118\n"
+                                   "torch                    2.1.0\n"),
+                 "torch"),
+            "2.1.0+cu118");
+  EXPECT_EQ(fact(read_pasted_facts("pip install torch --index-url https://download.pytorch.org/whl/cu118\n"
+                                   "PyTorch version: 2.1.0\nCUDA used to build PyTorch: None\n"),
+                 "torch"),
+            "2.1.0+cpu");
+  // "PyTorch with CUDA version 1.9.1" is no CUDA release.
+  EXPECT_EQ(
+      fact(read_pasted_facts("installing PyTorch with CUDA version 1.9.1 or below fails\n"), "cuda_runtime"),
+      "");
+}
+
 TEST(PastedFactsTest, PackageListsCondaBuildsAndPrintedVersions) {
   auto facts = read_pasted_facts(
       "torch==2.1.0+cu121\ntensorflow 2.15.0\njaxlib==0.4.31\ncupy-cuda12x==13.0.0\n"

@@ -382,7 +382,7 @@ constexpr PastedSet kPastedSets[] = {
     {220, 4, 6, true},
     {221, 2, 6, true},
     {222, 6, 9, true},
-    // Twelfth session (2026-12-07): #223-#241, rounds of new themes scored unseen with 0177380 and
+    // Twelfth session (2026-12-07): #223-#252, rounds of new themes scored unseen with 0177380 and
     // then read; floors are the right-layer counts after reading.
     {223, 6, 6, true},
     {224, 2, 6, true},
@@ -400,6 +400,17 @@ constexpr PastedSet kPastedSets[] = {
     {238, 3, 6, true},
     {239, 7, 7, true},
     {241, 7, 11, true},
+    {242, 6, 7, true},
+    {243, 2, 7, true},
+    {244, 6, 8, true},
+    {245, 8, 8, true},
+    {246, 9, 10, true},
+    {247, 4, 8, true},
+    {248, 4, 7, true},
+    {249, 3, 6, true},
+    {250, 5, 7, true},
+    {251, 6, 7, true},
+    {252, 5, 5, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -382,7 +382,7 @@ constexpr PastedSet kPastedSets[] = {
     {220, 4, 6, true},
     {221, 2, 6, true},
     {222, 6, 9, true},
-    // Twelfth session (2026-12-07): #223-#252, rounds of new themes scored unseen with 0177380 and
+    // Twelfth session (2026-12-07): #223-#260, rounds of new themes scored unseen with 0177380 and
     // then read; floors are the right-layer counts after reading.
     {223, 6, 6, true},
     {224, 2, 6, true},
@@ -411,6 +411,12 @@ constexpr PastedSet kPastedSets[] = {
     {250, 5, 7, true},
     {251, 6, 7, true},
     {252, 5, 5, true},
+    {253, 3, 8, true},
+    {254, 3, 8, true},
+    {255, 4, 8, true},
+    {256, 7, 8, true},
+    {257, 2, 8, true},
+    {260, 1, 4, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

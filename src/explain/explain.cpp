@@ -47,11 +47,8 @@ std::string straighten_quotes(std::string_view text) {
 // What a sentence says in place of a value the message did not give: an extension whose path was cut
 // off is still "the extension".
 std::string missing_value(const std::string& name) {
-  auto ends_with = [&](std::string_view tail) {
-    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  if (ends_with("_package")) return "the extension's package";
-  if (ends_with("_module")) return "its module";
+  if (name.ends_with("_package")) return "the extension's package";
+  if (name.ends_with("_module")) return "its module";
   return "(not in the message)";
 }
 
@@ -210,9 +207,8 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.meaning = substitute(explaining->meaning, r.values);
   if (context && !context->cause.empty()) e.causes.push_back(substitute(context->cause, r.values));
   // A program the message itself names (an extension's path) is surer than one named nearby.
-  bool names_package = std::any_of(r.values.begin(), r.values.end(), [](const Value& v) {
-    return v.name.size() > 8 && v.name.compare(v.name.size() - 8, 8, "_package") == 0;
-  });
+  bool names_package = std::any_of(r.values.begin(), r.values.end(),
+                                   [](const Value& v) { return v.name.ends_with("_package"); });
   if (!explaining->program_cause.empty() && !names_package) {
     if (auto program = programs.nearest(line_no)) {
       Resolved with_program = r;

@@ -105,29 +105,47 @@ std::vector<std::string> soname_bases(const Signature& matched, const RawMatch& 
   return out;
 }
 
-// The signature's first context whose words the text has and whose libraries (if any) the match names.
-// A context word of several words is found across a wrapped line too: the text is read with each run of
-// whitespace as one space (made only when such a word is not found as it stands).
-const ContextLayer* context_layer(const Signature& s, const std::vector<std::string>& libraries,
-                                  std::string_view text_lower) {
-  std::optional<std::string> collapsed;
-  auto found = [&](const std::string& w) {
-    if (text_lower.find(w) != std::string_view::npos) return true;
-    if (w.find(' ') == std::string::npos) return false;
-    if (!collapsed) {
-      collapsed.emplace();
+// The whole text as context words are looked up in it. Each word's answer is computed once per text (a long
+// log with thousands of matches asks the same words again and again), and a word of several words is also
+// found across a wrapped line: in a copy with each run of whitespace read as one space, made only when such
+// a word is not found as it stands.
+class ContextText {
+ public:
+  explicit ContextText(std::string_view text_lower) : text_(text_lower) {}
+  bool has(const std::string& word) {
+    auto it = known_.find(word);
+    if (it == known_.end()) it = known_.emplace(word, look_up(word)).first;
+    return it->second;
+  }
+
+ private:
+  bool look_up(const std::string& word) {
+    if (text_.find(word) != std::string_view::npos) return true;
+    if (word.find(' ') == std::string::npos) return false;
+    if (!collapsed_) {
+      collapsed_.emplace();
       bool space = false;
-      for (char ch : text_lower) {
+      for (char ch : text_) {
         bool ws = ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r';
         if (ws && space) continue;
-        collapsed->push_back(ws ? ' ' : ch);
+        collapsed_->push_back(ws ? ' ' : ch);
         space = ws;
       }
     }
-    return collapsed->find(w) != std::string::npos;
-  };
+    return collapsed_->find(word) != std::string::npos;
+  }
+
+  std::string_view text_;
+  std::optional<std::string> collapsed_;
+  std::map<std::string, bool> known_;
+};
+
+// The signature's first context whose words the text has and whose libraries (if any) the match names.
+const ContextLayer* context_layer(const Signature& s, const std::vector<std::string>& libraries,
+                                  ContextText& text) {
   for (const auto& cl : s.context_layers) {
-    bool in_text = std::any_of(cl.words.begin(), cl.words.end(), found);
+    bool in_text =
+        std::any_of(cl.words.begin(), cl.words.end(), [&](const std::string& w) { return text.has(w); });
     if (!in_text) continue;
     if (cl.libraries.empty()) return &cl;
     for (const auto& lib : libraries) {
@@ -153,7 +171,7 @@ class LazyProgramMentions {
   std::optional<ProgramMentions> found_;
 };
 
-std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower, std::string_view text_lower,
+std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower, ContextText& context_text,
                                std::size_t line_no, LazyProgramMentions& programs,
                                const std::vector<Signature>& sigs, const kb::KnowledgeBase& kb) {
   const Signature& matched = *m.sig;
@@ -195,7 +213,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
       if (it != matched.layer_for_library.end()) layer = it->second;
     }
   }
-  const ContextLayer* context = context_layer(*explaining, libraries, text_lower);
+  const ContextLayer* context = context_layer(*explaining, libraries, context_text);
   if (context) layer = context->layer;
   // Generic matches resolved to a specific signature keep their own notes
   // (what the number or name is) but the specific text explains.
@@ -283,6 +301,7 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
   std::deque<std::string> before;
   const AnchorIndex& index = signature_anchor_index(kb);
   LazyProgramMentions programs(text_lower, kb);
+  ContextText context_text(text_lower);
   for (const auto& logical : logical_lines(text, sigs, options.require_context, &index)) {
     std::string_view line = logical.text;
     std::size_t line_no = logical.first;
@@ -293,9 +312,9 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
       before.push_back(line_lower.substr(0, kBeforeLineBytes));
       if (before.size() > kBeforeLines) before.pop_front();
       for (const auto& m : match_line(line, sigs, options.require_context, before_lower, &index)) {
-        auto c = build(m, line_lower, text_lower, line_no, programs, sigs, kb);
+        auto c = build(m, line_lower, context_text, line_no, programs, sigs, kb);
         for (std::size_t f = 0; !c && f < m.fallbacks.size(); ++f)
-          c = build(m.fallbacks[f], line_lower, text_lower, line_no, programs, sigs, kb);
+          c = build(m.fallbacks[f], line_lower, context_text, line_no, programs, sigs, kb);
         if (!c) continue;
         auto it = by_key.find(c->key);
         if (it == by_key.end()) {

@@ -203,12 +203,12 @@ TEST(ExplainEngineTest, LongLinesAreScannedWithoutBlowingUp) {
 // signatures are split in four parts, each its own test: one 60 KB line per
 // signature takes seconds, and under ASan the whole list (348 signatures)
 // outgrew the per-test timeout that still catches a regex that explodes.
+constexpr std::size_t kSignatureParts = 4;
 class EverySignatureSurvives : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(EverySignatureSurvives, ALineOfItsOwnAnchorsAndNearMisses) {
-  constexpr std::size_t kParts = 4;
   const auto& sigs = signatures(builtin());
-  for (std::size_t i = GetParam(); i < sigs.size(); i += kParts) {
+  for (std::size_t i = GetParam(); i < sigs.size(); i += kSignatureParts) {
     const auto& sig = sigs[i];
     std::string line;
     while (line.size() < 60000)
@@ -217,7 +217,8 @@ TEST_P(EverySignatureSurvives, ALineOfItsOwnAnchorsAndNearMisses) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(ExplainEngineTest, EverySignatureSurvives, ::testing::Range<std::size_t>(0, 4));
+INSTANTIATE_TEST_SUITE_P(ExplainEngineTest, EverySignatureSurvives,
+                         ::testing::Range<std::size_t>(0, kSignatureParts));
 
 TEST(ExplainMachineTest, InsufficientDriverNamesTheDriverAndTheRuntimeThatNeedsMore) {
   auto found = explain_text(

@@ -13,6 +13,7 @@ import collections
 import concurrent.futures
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -59,6 +60,8 @@ def score(binary, case):
 
 
 def main():
+    # A reader that stops early (| head -1) ends the summary quietly, not with a BrokenPipeError trace.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("files", nargs="+")

@@ -19,6 +19,10 @@ std::string api_label(const std::string& api) {
   if (api == "cublas") return "cuBLAS";
   if (api == "cudnn") return "cuDNN";
   if (api == "nccl") return "NCCL";
+  if (api == "cufft") return "cuFFT";
+  if (api == "curand") return "cuRAND";
+  if (api == "cusolver") return "cuSOLVER";
+  if (api == "cusparse") return "cuSPARSE";
   return "runtime API";
 }
 
@@ -72,6 +76,10 @@ std::string dll_version(const std::string& name) {
 // (cudaGetErrorString is what applications print).
 std::string likely_api(const std::string& line_lower) {
   if (line_lower.find("nvml") != std::string::npos) return "nvml";
+  // The math libraries' statuses are small numbers too; only a line naming the library means one.
+  for (const char* library : {"cufft", "curand", "cusolver", "cusparse"}) {
+    if (line_lower.find(library) != std::string::npos) return library;
+  }
   static const char* driver_words[] = {"cuinit", "cudriver", "cudevice", "cumodule",
                                        "culink", "cuctx",    "cumem",    "cuda_error_"};
   for (const char* w : driver_words) {
@@ -90,10 +98,13 @@ std::vector<const kb::ErrorCode*> of_likely_api(std::vector<const kb::ErrorCode*
     if (e->api == api) picked.push_back(e);
   }
   if (!picked.empty()) return picked;
-  // Another API's code of that number only counts outside NVML: a bare "error=30" on a line that
-  // does not name NVML is not NVML_ERROR_RESET_TYPE_NOT_SUPPORTED.
+  // Another API's code of that number only counts outside NVML and the math libraries: a bare
+  // "error=30" on a line that names neither is not NVML_ERROR_RESET_TYPE_NOT_SUPPORTED nor
+  // CUSOLVER_STATUS_IRS_MATRIX_SINGULAR.
   for (const auto* e : all) {
-    if (e->api != "nvml") picked.push_back(e);
+    bool named_only = e->api == "nvml" || e->api == "cufft" || e->api == "curand" || e->api == "cusolver" ||
+                      e->api == "cusparse";
+    if (!named_only) picked.push_back(e);
   }
   return picked;
 }

@@ -241,6 +241,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   for (const auto& c : explaining->checks) e.checks.push_back(substitute(c, r.values));
   e.environment = explaining->environment;
   e.symptom = explaining->symptom;
+  e.before_kernels = explaining->before_kernels;
   // A bare NCCL result name (ncclInternalError, ncclSystemError) wraps the detail NCCL prints after it
   // ("Last error: ..."), so it gives way to that line as a wrapper does.
   bool nccl_result = matched.generic && std::any_of(r.errors.begin(), r.errors.end(),

@@ -37,12 +37,13 @@ struct Explanation {
   std::string meaning;
   std::vector<std::string> causes;  // most likely first
   std::vector<std::string> checks;
-  bool environment = true;    // false: not an environment problem
-  bool symptom = false;       // a symptom several layers cause: a failing stated fact answers first
-  bool defers = false;        // a later specific message in the text answers first
-  bool generic = false;       // matched as a bare error name or number
-  bool in_container = false;  // the text names a container (triage_terms' container terms)
-  std::vector<Value> values;  // from the message, in capture order, then derived ones
+  bool environment = true;      // false: not an environment problem
+  bool symptom = false;         // a symptom several layers cause: a failing stated fact answers first
+  bool before_kernels = false;  // a symptom from before any kernel launch (see Signature)
+  bool defers = false;          // a later specific message in the text answers first
+  bool generic = false;         // matched as a bare error name or number
+  bool in_container = false;    // the text names a container (triage_terms' container terms)
+  std::vector<Value> values;    // from the message, in capture order, then derived ones
   std::vector<std::string>
       notes;  // what the values mean ("found version 11040: the driver supports CUDA 11.4")
   std::vector<ResolvedError> errors;

@@ -39,7 +39,8 @@ bool version_after(const std::string& l, const char* word) {
 void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact>& out) {
   static const std::regex geforce(
       R"((?:^|[^a-z0-9])(gtx|rtx)\s?-?(\d{3,4}|a\d{4})(?:\s?(ti|super))?(?![a-z0-9]))", kIcase);
-  static const std::regex titan(R"(\btitan\s?(rtx|xp|v|x)\b)", kIcase);
+  // "GTX TITAN X" is Maxwell's (sm_52), "TITAN X" Pascal's (sm_61); the Kepler GTX TITANs are sm_35.
+  static const std::regex titan(R"(\b(gtx\s?)?titan(?:\s?(rtx|xp|v|x|z|black))?\b)", kIcase);
   static const std::regex datacenter(
       R"((?:^|[^A-Za-z0-9_.\-/])(K80|M40|M60|P100|P40|V100S?|T4|A100|A800|A30|A40|A10G|H100|H200|H800|GH200|B200|B300|GB200|L40S?|L4)(?![A-Za-z0-9_\-]))");
   static const std::regex tesla(R"(\btesla\s+(k80|m40|m60|p100|p40|p4|v100s?|t4)\b)", kIcase);
@@ -82,8 +83,13 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
     std::string suffix = !m[2].matched ? "" : (upper(m[2]) == "TI" ? " Ti" : " SUPER");
     out.push_back({"gpu", "GeForce " + series + " " + model + suffix, kNamedGpu});
   }
-  if (has(l, "titan") && std::regex_search(s, m, titan))
-    out.push_back({"gpu", "TITAN " + (upper(m[1]) == "XP" ? std::string("Xp") : upper(m[1])), kNamedGpu});
+  if (has(l, "titan") && std::regex_search(s, m, titan) && (m[1].matched || m[2].matched)) {
+    std::string variant = upper(m[2]);
+    if (variant == "XP") variant = "Xp";
+    if (variant == "BLACK") variant = "Black";
+    std::string name = m[1].matched ? "GeForce GTX TITAN" : "TITAN";
+    out.push_back({"gpu", variant.empty() ? name : name + " " + variant, kNamedGpu});
+  }
   // Only lines with a capital followed by a digit can name one: most log lines skip the regex.
   bool capital_digit = false;
   for (std::size_t i = 0; i + 1 < s.size() && !capital_digit; ++i)

@@ -116,6 +116,8 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   bool own_text = s.explained_by.empty();  // otherwise copied from that entry (resolve_explained_by)
   s.layer = own_text ? e.str("layer") : e.str_or("layer", "host");
   s.symptom = e.boolean_or("symptom", false);
+  s.before_kernels = e.boolean_or("before_kernels", false);
+  if (s.before_kernels && !s.symptom) e.fail("before_kernels: only a symptom can be one");
   s.defers = e.boolean_or("defers", false);
   s.anchored = e.boolean_or("anchored", false);
   s.continued = e.boolean_or("continued", false);
@@ -264,6 +266,7 @@ void resolve_explained_by(std::vector<Signature>& all) {
     if (s.confirms.empty()) s.confirms = target->confirms;
     s.environment = target->environment;
     s.symptom = target->symptom;
+    s.before_kernels = target->before_kernels;
     s.defers = target->defers;
   }
 }

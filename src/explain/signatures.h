@@ -109,6 +109,9 @@ struct Signature {
   // A symptom several layers cause ("no CUDA-capable device"): its layer is the likeliest cause, and
   // a failing fact of the same report (missing /dev/nvidia*) answers before it whatever its layer.
   bool symptom = false;
+  // CUDA failed before any kernel was launched (initialisation, no device): a stated build without
+  // kernels for the GPU fails only at a launch, so it does not explain this symptom.
+  bool before_kernels = false;
   // Says only that a deeper failure happened, whose own message usually follows (NCCL's "unhandled
   // system error … run with NCCL_DEBUG=INFO"), or a symptom in the reporter's words: any other
   // recognised message in the text answers first.

@@ -55,6 +55,13 @@ Verdict from_finding(const Json& f) {
   return v;
 }
 
+// Findings that a build lacks kernels for the GPU: they fail a kernel launch ("no kernel image"),
+// never CUDA's initialisation, whatever the symptom.
+bool about_missing_kernels(const Json& f) {
+  auto id = f.value("id", "");
+  return id == "frameworks.no_kernel_for_gpu" || id.starts_with("libraries.binary_arch_");
+}
+
 }  // namespace
 
 Verdict decide(const std::vector<Explanation>& explanations, const Json& findings) {
@@ -63,7 +70,8 @@ Verdict decide(const std::vector<Explanation>& explanations, const Json& finding
   // explain_text already put messages that defer after the first specific one.
   const Explanation& message = explanations.front();
   if (!first || first->value("severity", "") != "error") return from_message(message);
-  bool facts_win = first->contains("confirmed_by") || !message.environment || message.symptom ||
+  bool symptom_explained = message.symptom && !(message.before_kernels && about_missing_kernels(*first));
+  bool facts_win = first->contains("confirmed_by") || !message.environment || symptom_explained ||
                    layer_rank(layer_of_finding(*first)) < layer_rank(message.layer);
   return facts_win ? from_finding(*first) : from_message(message);
 }

@@ -17,6 +17,10 @@ bool name_fits_api(std::string_view api, std::string_view name) {
   if (api == "cublas") return name.rfind("CUBLAS_STATUS_", 0) == 0;
   if (api == "cudnn") return name.rfind("CUDNN_STATUS_", 0) == 0;
   if (api == "nccl") return name.rfind("nccl", 0) == 0;
+  if (api == "cufft") return name.rfind("CUFFT_", 0) == 0;
+  if (api == "curand") return name.rfind("CURAND_STATUS_", 0) == 0;
+  if (api == "cusolver") return name.rfind("CUSOLVER_STATUS_", 0) == 0;
+  if (api == "cusparse") return name.rfind("CUSPARSE_STATUS_", 0) == 0;
   return false;
 }
 
@@ -45,8 +49,10 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     if (c.legacy_code && c.api != "runtime") e.fail("legacy_code: only runtime errors were renumbered");
     if (c.legacy_code && !legacy.insert(*c.legacy_code).second)
       e.fail(fmt::format("duplicate legacy_code {}", *c.legacy_code));
-    static const std::set<std::string> apis = {"driver", "runtime", "nvml", "cublas", "cudnn", "nccl"};
-    if (!apis.count(c.api)) e.fail("api: expected driver, runtime, nvml, cublas, cudnn or nccl");
+    static const std::set<std::string> apis = {"driver", "runtime", "nvml",   "cublas",   "cudnn",
+                                               "nccl",   "cufft",   "curand", "cusolver", "cusparse"};
+    if (!apis.count(c.api))
+      e.fail("api: expected driver, runtime, nvml, cublas, cudnn, nccl, cufft, curand, cusolver or cusparse");
     if (!name_fits_api(c.api, c.name)) e.fail(fmt::format("name does not look like a {} API name", c.api));
     if (!codes.insert({c.api, c.code}).second) e.fail(fmt::format("duplicate {} code {}", c.api, c.code));
     if (!names.insert(c.name).second) e.fail("duplicate name");

@@ -374,7 +374,8 @@ std::vector<const Gpu*> KnowledgeBase::gpus_matching(std::string_view name) cons
     for (const auto& w : want) {
       if (std::find(have.begin(), have.end(), w) != have.end()) {
         ++matched;
-        model_word = model_word || (has_digit(w) && !decoration(w));
+        // TITAN names carry no number ("TITAN X", "GeForce GTX TITAN Black"): the word is the model's.
+        model_word = model_word || (has_digit(w) && !decoration(w)) || w == "titan";
       } else if (!decoration(w)) {
         complete = false;
       }

@@ -8,6 +8,7 @@
 // module.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "explain/explain.h"
@@ -56,6 +57,39 @@ TEST(ErrorCodeLayersTest, TheRemedyIsTheCodesOwnNotAGenericOne) {
   ASSERT_FALSE(found.front().errors.empty());
   EXPECT_NE(found.front().errors.front().note.find("power"), std::string::npos);
   EXPECT_EQ(found.front().layer, "kernel_driver");
+}
+
+// cuFFT's, cuRAND's, cuSOLVER's and cuSPARSE's statuses come from their headers too
+// (scripts/gen_library_status_codes.py): a status in a pasted message is named with its library's
+// meaning, and a wrong argument is not blamed on the environment.
+TEST(ErrorCodeLayersTest, TheMathLibrariesStatusesAreNamed) {
+  ExplainOptions o;
+  o.require_context = false;
+  struct Case {
+    const char* text;
+    const char* name;
+    const char* api;
+    const char* note_word;
+  } cases[] = {
+      {"RuntimeError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling `cusolverDnCreate(handle)`",
+       "CUSOLVER_STATUS_INTERNAL_ERROR", "cusolver", "cusolverDnCreate"},
+      {"curandCreateGenerator failed: CURAND_STATUS_INITIALIZATION_FAILED",
+       "CURAND_STATUS_INITIALIZATION_FAILED", "curand", "CUDA context"},
+      {"cufftPlanMany returned CUFFT_INVALID_SIZE", "CUFFT_INVALID_SIZE", "cufft", "calling program"},
+      {"cusparse error CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES",
+       "cusparse", "memory"},
+  };
+  for (const auto& c : cases) {
+    auto found = explain_text(c.text, builtin(), o);
+    ASSERT_FALSE(found.empty()) << c.text;
+    const auto& errors = found.front().errors;
+    auto it = std::find_if(errors.begin(), errors.end(), [&](const auto& e) { return e.name == c.name; });
+    ASSERT_NE(it, errors.end()) << c.text;
+    EXPECT_EQ(it->api, c.api);
+    EXPECT_NE(it->note.find(c.note_word), std::string::npos) << c.name << ": " << it->note;
+  }
+  // cufft.h's other CUFFT_ names (transform types, directions) are not statuses.
+  EXPECT_EQ(builtin().error_named("CUFFT_FORWARD"), nullptr);
 }
 
 }  // namespace

@@ -178,6 +178,9 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   EXPECT_EQ(fact(facts, "driver"), "570.133.20");
   EXPECT_EQ(fact(read_pasted_facts("two RTX 3090 Ti cards and a Tesla T4\n"), "gpu"), "GeForce RTX 3090 Ti");
   EXPECT_EQ(fact(read_pasted_facts("runs on an A100 node\n"), "gpu"), "A100");
+  EXPECT_EQ(fact(read_pasted_facts("GPU is GTX TITAN X\n"), "gpu"), "GeForce GTX TITAN X");
+  EXPECT_EQ(fact(read_pasted_facts("on a TITAN Xp\n"), "gpu"), "TITAN Xp");
+  EXPECT_TRUE(read_pasted_facts("Titan is the cluster's name\n").empty());
   // The architecture said outright; a build's list is not the GPU's.
   auto both = read_pasted_facts("I have GTX 980 on my machine and it has compute capability 5.2\n");
   ASSERT_EQ(both.size(), 1u);  // one GPU, by its capability

@@ -155,6 +155,14 @@ TEST(KnowledgeBaseQueryTest, Gpus) {
   EXPECT_EQ(kb().gpu_by_pci_id(0x1db4)->cc.text(), "7.0");   // V100 PCIe
   EXPECT_TRUE(kb().gpus_matching("nonexistent 9999").empty());
   EXPECT_TRUE(kb().gpus_matching("GeForce").empty());  // a brand alone names no product
+  // TITAN names have no number: Maxwell's GTX TITAN X and Pascal's TITAN X are two architectures.
+  auto maxwell = kb().gpus_matching("NVIDIA GeForce GTX TITAN X");
+  ASSERT_FALSE(maxwell.empty());
+  EXPECT_EQ(maxwell.front()->cc.text(), "5.2");
+  auto pascal = kb().gpus_matching("TITAN X");
+  ASSERT_EQ(pascal.size(), 1u);  // the exact name only
+  EXPECT_EQ(pascal.front()->cc.text(), "6.1");
+  EXPECT_EQ(kb().gpus_matching("GTX TITAN Black").front()->cc.text(), "3.5");
 }
 
 TEST(KnowledgeBaseQueryTest, ForwardCompatAndLibraries) {

@@ -46,12 +46,16 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
   static const std::regex tesla(R"(\btesla\s+(k80|m40|m60|p100|p40|p4|v100s?|t4)\b)", kIcase);
   // The GPU's architecture said outright: "it has compute capability 5.2", deviceQuery's "CUDA
   // Capability Major/Minor version number: 5.0", PyTorch's "... with CUDA capability sm_86 is not
-  // compatible". Not a build's list ("supports CUDA capabilities sm_37 sm_50") or -gencode flags.
+  // compatible". Not a build's list ("supports CUDA capabilities sm_37 sm_50"), -gencode flags or a
+  // program's minimum ("needs a CUDA-Enabled GPU (with at least compute capability 2.0)").
   static const std::regex capability(
       R"(\bcompute capability(?:\s+(?:is|of))?\s*[:=]?\s*(\d{1,2}\.\d)\b|capability major/minor version number:\s*(\d{1,2})\.(\d)\b|\bcuda capability (sm_\d{2,3})\b)",
       kIcase);
   std::smatch m;
-  if (has(l, "capability") && std::regex_search(l, m, capability)) {
+  static const std::regex minimum(
+      R"(\b(?:at least|minimum|min\.?|or (?:higher|newer|above|later)|requires?|required|needs?)\b[^.;]{0,24}\bcompute capability|compute capability\s*(?:>=|of at least)|compute capability\s*\d{1,2}\.\d\s*(?:or (?:higher|newer|above|later)|\+))",
+      kIcase);
+  if (has(l, "capability") && std::regex_search(l, m, capability) && !std::regex_search(l, minimum)) {
     std::string cc = m[1].matched ? m[1].str() : (m[2].matched ? m[2].str() + "." + m[3].str() : m[4].str());
     out.push_back({"gpu", cc, "a GPU's compute capability in the text"});
     return;  // the same GPU's name on the line adds nothing

@@ -417,6 +417,26 @@ constexpr PastedSet kPastedSets[] = {
     {256, 7, 8, true},
     {257, 2, 8, true},
     {260, 1, 4, true},
+    // Thirteenth session (2026-12-07): #261-#280, four rounds of message-family themes scored unseen
+    // with 76a9f71 and then read; floors are the right-layer counts after reading.
+    {261, 3, 5, true},
+    {262, 3, 4, true},
+    {263, 6, 9, true},
+    {264, 4, 5, true},
+    {265, 2, 5, true},
+    {266, 3, 3, true},
+    {267, 7, 10, true},
+    {269, 5, 6, true},
+    {270, 3, 6, true},
+    {271, 8, 8, true},
+    {272, 9, 9, true},
+    {273, 7, 8, true},
+    {274, 10, 10, true},
+    {276, 7, 8, true},
+    {277, 10, 11, true},
+    {278, 9, 10, true},
+    {279, 3, 5, true},
+    {280, 3, 8, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -186,6 +186,11 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   ASSERT_EQ(both.size(), 1u);  // one GPU, by its capability
   EXPECT_EQ(fact(both, "gpu"), "5.2");
   EXPECT_EQ(fact(read_pasted_facts("it has compute capability 5.2\n"), "gpu"), "5.2");
+  // A program's minimum is not the GPU's.
+  EXPECT_TRUE(
+      read_pasted_facts("This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).\n")
+          .empty());
+  EXPECT_TRUE(read_pasted_facts("requires a GPU with compute capability 7.0 or higher\n").empty());
   EXPECT_EQ(fact(read_pasted_facts("CUDA Capability Major/Minor version number:    6.1\n"), "gpu"), "6.1");
   EXPECT_TRUE(
       read_pasted_facts("The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n")

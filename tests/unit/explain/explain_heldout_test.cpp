@@ -417,7 +417,7 @@ constexpr PastedSet kPastedSets[] = {
     {256, 7, 8, true},
     {257, 2, 8, true},
     {260, 1, 4, true},
-    // Thirteenth session (2026-12-07): #261-#280, four rounds of message-family themes scored unseen
+    // Thirteenth session (2026-12-07): #261-#285, five rounds of message-family themes scored unseen
     // with 76a9f71 and then read; floors are the right-layer counts after reading.
     {261, 3, 5, true},
     {262, 3, 4, true},
@@ -437,6 +437,10 @@ constexpr PastedSet kPastedSets[] = {
     {278, 9, 10, true},
     {279, 3, 5, true},
     {280, 3, 8, true},
+    {281, 6, 6, true},
+    {282, 3, 4, true},
+    {283, 4, 7, true},
+    {285, 4, 9, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -32,7 +32,8 @@ void check_legacy_gpu(const Context& c) {
   for (const auto& g : rules::gpus(c.report, c.kb)) {
     if (!g.arch || !g.arch->last_driver_branch) continue;
     const long last = *g.arch->last_driver_branch;
-    if (driver.version && driver.version->major() <= last) continue;  // a driver of its branch: not this
+    // A driver of its branch (Windows numbers R580's 581.57 and 582.66 above 580): not this.
+    if (driver.version && rules::branch_of(*driver.version, c.kb) <= last) continue;
     // With the driver unknown, only a GPU that the newest CUDA's drivers no longer drive (Kepler after
     // R470, not Pascal, whose R580 still runs CUDA 13) is likely to meet a driver too new for it.
     if (!driver.version && last >= current_branch(c.kb)) continue;

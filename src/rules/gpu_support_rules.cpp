@@ -38,7 +38,7 @@ void gpu_support(const Json& report, const kb::KnowledgeBase& kb, std::vector<Fi
   for (const auto& g : gpus(report, kb)) {
     if (!g.arch) continue;
     const auto& a = *g.arch;
-    if (a.last_driver_branch && branch_of(*driver.version) > *a.last_driver_branch) {
+    if (a.last_driver_branch && branch_of(*driver.version, kb) > *a.last_driver_branch) {
       auto f = finding("kernel_driver.gpu_unsupported_by_driver", {{"gpu", g.label},
                                                                    {"arch", a.name},
                                                                    {"sm", a.sm},

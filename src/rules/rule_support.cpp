@@ -162,4 +162,9 @@ std::string sentence_body(std::string text) {
 
 long branch_of(const Version& driver) { return driver.major(); }
 
+long branch_of(const Version& driver, const kb::KnowledgeBase& kb) {
+  auto listed = kb.branch_for_driver(driver);
+  return listed ? listed->branch->branch : driver.major();
+}
+
 }  // namespace cudiag::rules

@@ -96,6 +96,9 @@ std::string sentence_body(std::string text);
 
 // The branch number of a driver version (535.104.05 -> 535).
 long branch_of(const Version& driver);
+// The same, where Windows numbers a branch's drivers a little higher (582.66 and 581.57 are
+// R580, 537.13 is R535): the nearest branch the knowledge base lists at or below the first number.
+long branch_of(const Version& driver, const kb::KnowledgeBase& kb);
 
 // The branch that first reports at least `cuda` (e.g. 12.8 -> R570), or nullopt.
 std::optional<long> first_branch_for_cuda(const kb::KnowledgeBase& kb, const Version& cuda);

@@ -417,7 +417,7 @@ constexpr PastedSet kPastedSets[] = {
     {256, 7, 8, true},
     {257, 2, 8, true},
     {260, 1, 4, true},
-    // Thirteenth session (2026-12-07): #261-#285, five rounds of message-family themes scored unseen
+    // Thirteenth session (2026-12-07): #261-#290, six rounds of message-family themes scored unseen
     // with 76a9f71 and then read; floors are the right-layer counts after reading.
     {261, 3, 5, true},
     {262, 3, 4, true},
@@ -441,6 +441,11 @@ constexpr PastedSet kPastedSets[] = {
     {282, 3, 4, true},
     {283, 4, 7, true},
     {285, 4, 9, true},
+    {286, 1, 3, true},
+    {287, 4, 8, true},
+    {288, 4, 5, true},
+    {289, 2, 4, true},
+    {290, 5, 5, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

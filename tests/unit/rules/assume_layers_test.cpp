@@ -64,6 +64,13 @@ TEST(AssumeLayersTest, KernelModuleDeviceNodesAndGpus) {
                  "kernel_driver.uvm_device_missing"),
             nullptr);
   EXPECT_NE(find(findings_for({"gpu=none"}), "kernel_driver.no_gpu"), nullptr);
+  // Pascal's last branch is R580: Windows numbers its drivers 580.xx-582.xx, R590 is too new.
+  EXPECT_EQ(find(findings_for({"driver=582.66", "gpu=GeForce GTX 1060"}),
+                 "kernel_driver.gpu_unsupported_by_driver"),
+            nullptr);
+  EXPECT_NE(find(findings_for({"driver=591.74", "gpu=GeForce GTX 1060"}),
+                 "kernel_driver.gpu_unsupported_by_driver"),
+            nullptr);
 }
 
 TEST(AssumeLayersTest, ToolkitOsWslAndContainers) {

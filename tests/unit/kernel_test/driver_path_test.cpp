@@ -81,14 +81,16 @@ TEST(KernelTestDouble, AFailedCallIsNamedWithItsKnowledgeBaseErrorAndTheOtherPat
 
 TEST(KernelTestDouble, AHangingCallIsKilledAtTheDeadlineAndNamed) {
   Scratch s(std::string(kOneGpu) + "cuLaunchKernel.behaviour=hang\n");
-  auto r = run_test({"--libcuda", fake_libcuda(), "--no-nvrtc", "--no-frameworks", "--format", "json"}, 1);
+  // The deadline covers every step before the hang too: 1 s was too short for them under ASan on a
+  // loaded CI machine (the child was killed before it reached cuLaunchKernel).
+  auto r = run_test({"--libcuda", fake_libcuda(), "--no-nvrtc", "--no-frameworks", "--format", "json"}, 5);
   EXPECT_FALSE(r.killed_by_test);
   EXPECT_EQ(r.exit_code, 1);
   auto kt = parse_section(r);
   auto launch = step(kt["driver"]["devices"][0]["steps"], "jit cuLaunchKernel");
   EXPECT_EQ(launch["status"], "failed");
   EXPECT_EQ(launch["message"],
-            "jit cuLaunchKernel → did not return: the process timed out after 1000 ms and was killed");
+            "jit cuLaunchKernel → did not return: the process timed out after 5000 ms and was killed");
   // The steps before it were kept.
   EXPECT_EQ(step(kt["driver"]["devices"][0]["steps"], "jit cuMemcpyHtoD")["status"], "ok");
 }

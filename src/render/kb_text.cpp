@@ -169,13 +169,23 @@ std::string kb_arch_text(const kb::ArchMatch& m) {
 
 std::string kb_errors_text(const std::vector<const kb::ErrorCode*>& found) {
   std::ostringstream out;
+  // Every API error_codes.json allows (src/kb/build_misc.cpp), with the type its header names.
   static const std::map<std::string, std::string> api_names = {{"driver", "driver API (CUresult)"},
                                                                {"runtime", "runtime API (cudaError_t)"},
-                                                               {"nvml", "NVML (nvmlReturn_t)"}};
+                                                               {"nvml", "NVML (nvmlReturn_t)"},
+                                                               {"cublas", "cuBLAS (cublasStatus_t)"},
+                                                               {"cudnn", "cuDNN (cudnnStatus_t)"},
+                                                               {"nccl", "NCCL (ncclResult_t)"},
+                                                               {"cufft", "cuFFT (cufftResult)"},
+                                                               {"curand", "cuRAND (curandStatus_t)"},
+                                                               {"cusolver", "cuSOLVER (cusolverStatus_t)"},
+                                                               {"cusparse", "cuSPARSE (cusparseStatus_t)"}};
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto& e = *found[i];
     if (i) out << "\n";
-    out << fmt::format("{} = {}, {}{}\n", e.name, e.code, api_names.at(e.api), confidence_tag(e.confidence));
+    auto api = api_names.find(e.api);
+    out << fmt::format("{} = {}, {}{}\n", e.name, e.code, api == api_names.end() ? e.api : api->second,
+                       confidence_tag(e.confidence));
     out << wrap("  ", e.meaning, 2);
     if (!e.note.empty()) out << wrap("  Cause: ", e.note, 9);
     print_sources(out, e.sources);

@@ -90,6 +90,14 @@ TEST(CmdKbTest, OtherSubcommands) {
   EXPECT_NE(err.out.find("CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), std::string::npos);
   EXPECT_NE(err.out.find("cudaErrorCompatNotSupportedOnDevice"), std::string::npos);
   EXPECT_EQ(run_cudiag("kb error 804 --api nvml").exit_code, 2);
+  // The libraries' statuses print in text too, named with their API's type.
+  for (const char* status :
+       {"CUBLAS_STATUS_NOT_INITIALIZED", "CUSOLVER_STATUS_INTERNAL_ERROR", "ncclSystemError"}) {
+    auto lib = run_cudiag(std::string("kb error ") + status);
+    EXPECT_EQ(lib.exit_code, 0) << status << ": " << lib.out << lib.err;
+    EXPECT_NE(lib.out.find(status), std::string::npos) << lib.out;
+  }
+  EXPECT_NE(run_cudiag("kb error CUFFT_INTERNAL_ERROR").out.find("cuFFT (cufftResult)"), std::string::npos);
   auto gpu = run_cudiag("kb gpu 0x2684 --format json");
   ASSERT_EQ(gpu.exit_code, 0) << gpu.out;
   EXPECT_EQ(Json::parse(gpu.out)[0]["architecture"], "Ada Lovelace");

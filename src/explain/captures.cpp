@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <optional>
@@ -71,14 +72,17 @@ std::string dll_version(const std::string& name) {
   return digits + ".x";
 }
 
+// The math libraries, whose statuses are small numbers too: a bare number is one of theirs only on a
+// line that names the library.
+constexpr std::array<std::string_view, 4> kNamedOnlyLibraries = {"cufft", "curand", "cusolver", "cusparse"};
+
 // The API a bare number most likely comes from, by the words around it:
 // NVML names itself, driver API calls are cuXxx, anything else is the runtime
 // (cudaGetErrorString is what applications print).
 std::string likely_api(const std::string& line_lower) {
   if (line_lower.find("nvml") != std::string::npos) return "nvml";
-  // The math libraries' statuses are small numbers too; only a line naming the library means one.
-  for (const char* library : {"cufft", "curand", "cusolver", "cusparse"}) {
-    if (line_lower.find(library) != std::string::npos) return library;
+  for (std::string_view library : kNamedOnlyLibraries) {
+    if (line_lower.find(library) != std::string::npos) return std::string(library);
   }
   static const char* driver_words[] = {"cuinit", "cudriver", "cudevice", "cumodule",
                                        "culink", "cuctx",    "cumem",    "cuda_error_"};
@@ -102,8 +106,8 @@ std::vector<const kb::ErrorCode*> of_likely_api(std::vector<const kb::ErrorCode*
   // "error=30" on a line that names neither is not NVML_ERROR_RESET_TYPE_NOT_SUPPORTED nor
   // CUSOLVER_STATUS_IRS_MATRIX_SINGULAR.
   for (const auto* e : all) {
-    bool named_only = e->api == "nvml" || e->api == "cufft" || e->api == "curand" || e->api == "cusolver" ||
-                      e->api == "cusparse";
+    bool named_only = e->api == "nvml" || std::find(kNamedOnlyLibraries.begin(), kNamedOnlyLibraries.end(),
+                                                    e->api) != kNamedOnlyLibraries.end();
     if (!named_only) picked.push_back(e);
   }
   return picked;

@@ -9,19 +9,28 @@
 namespace cudiag::kb {
 
 namespace {
-// Each API spells its names its own way; a name in the wrong column is a typo.
-bool name_fits_api(std::string_view api, std::string_view name) {
-  if (api == "driver") return name.rfind("CUDA_", 0) == 0;
-  if (api == "runtime") return name.rfind("cuda", 0) == 0;
-  if (api == "nvml") return name.rfind("NVML_", 0) == 0;
-  if (api == "cublas") return name.rfind("CUBLAS_STATUS_", 0) == 0;
-  if (api == "cudnn") return name.rfind("CUDNN_STATUS_", 0) == 0;
-  if (api == "nccl") return name.rfind("nccl", 0) == 0;
-  if (api == "cufft") return name.rfind("CUFFT_", 0) == 0;
-  if (api == "curand") return name.rfind("CURAND_STATUS_", 0) == 0;
-  if (api == "cusolver") return name.rfind("CUSOLVER_STATUS_", 0) == 0;
-  if (api == "cusparse") return name.rfind("CUSPARSE_STATUS_", 0) == 0;
-  return false;
+// Each API spells its names its own way: the prefix every name of its column starts with (a name
+// in the wrong column is a typo). The list is every API error_codes.json allows.
+struct ApiNames {
+  std::string_view api;
+  std::string_view prefix;
+};
+constexpr ApiNames kApis[] = {{"driver", "CUDA_"},
+                              {"runtime", "cuda"},
+                              {"nvml", "NVML_"},
+                              {"cublas", "CUBLAS_STATUS_"},
+                              {"cudnn", "CUDNN_STATUS_"},
+                              {"nccl", "nccl"},
+                              {"cufft", "CUFFT_"},
+                              {"curand", "CURAND_STATUS_"},
+                              {"cusolver", "CUSOLVER_STATUS_"},
+                              {"cusparse", "CUSPARSE_STATUS_"}};
+
+const ApiNames* api_named(std::string_view api) {
+  for (const auto& a : kApis) {
+    if (a.api == api) return &a;
+  }
+  return nullptr;
 }
 
 std::vector<ErrorRef> read_error_refs(const EntryReader& e) {
@@ -49,11 +58,10 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     if (c.legacy_code && c.api != "runtime") e.fail("legacy_code: only runtime errors were renumbered");
     if (c.legacy_code && !legacy.insert(*c.legacy_code).second)
       e.fail(fmt::format("duplicate legacy_code {}", *c.legacy_code));
-    static const std::set<std::string> apis = {"driver", "runtime", "nvml",   "cublas",   "cudnn",
-                                               "nccl",   "cufft",   "curand", "cusolver", "cusparse"};
-    if (!apis.count(c.api))
+    const ApiNames* api = api_named(c.api);
+    if (!api)
       e.fail("api: expected driver, runtime, nvml, cublas, cudnn, nccl, cufft, curand, cusolver or cusparse");
-    if (!name_fits_api(c.api, c.name)) e.fail(fmt::format("name does not look like a {} API name", c.api));
+    if (!c.name.starts_with(api->prefix)) e.fail(fmt::format("name does not look like a {} API name", c.api));
     if (!codes.insert({c.api, c.code}).second) e.fail(fmt::format("duplicate {} code {}", c.api, c.code));
     if (!names.insert(c.name).second) e.fail("duplicate name");
     d.errors.push_back(std::move(c));

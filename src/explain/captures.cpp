@@ -166,6 +166,58 @@ std::string extension_package(const kb::KnowledgeBase& kb, const std::string& mo
   return module;
 }
 
+// The value a capture already has ("" when none).
+std::string value_of(const Resolved& r, const std::string& name) {
+  for (const auto& v : r.values) {
+    if (v.name == name) return v.text;
+  }
+  return "";
+}
+
+// A build's list ("sm_70 sm_75 sm_80 sm_86") against the GPU's architecture (capture `gpu_capture`):
+// {n}_oldest and {n}_newest; {n}_gpu "older" (below every entry: only an older build runs it), "newer"
+// (above every entry: a newer CUDA build), "between" or "unknown"; {n}_wheel, for an older GPU, the
+// newest torch wheel that still carries its kernels.
+void resolve_arch_list(Resolved& r, const std::string& n, const std::string& list,
+                       const std::string& gpu_capture, const kb::KnowledgeBase& kb) {
+  std::optional<Version> oldest, newest;
+  std::string oldest_sm, newest_sm;
+  auto consider = [&](const std::string& token) {
+    auto m = token.empty() ? std::nullopt : kb.arch_match(token);
+    if (!m) return;
+    const Version& cc = m->arch->cc;
+    if (!oldest || cc < *oldest) oldest = cc, oldest_sm = m->arch->sm;
+    if (!newest || *newest < cc) newest = cc, newest_sm = m->arch->sm;
+  };
+  std::string word;
+  for (char c : list + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      word += c;
+    } else {
+      consider(word);
+      word.clear();
+    }
+  }
+  add_value(r, n + "_oldest", oldest ? oldest_sm : "unknown");
+  add_value(r, n + "_newest", newest ? newest_sm : "unknown");
+  auto gpu = kb.arch_match(value_of(r, gpu_capture));
+  std::string relation = "unknown";
+  if (gpu && oldest) {
+    const Version& cc = gpu->arch->cc;
+    relation = cc < *oldest ? "older" : (*newest < cc ? "newer" : "between");
+  }
+  add_value(r, n + "_gpu", relation);
+  std::optional<std::string> wheel;
+  if (relation == "older") wheel = rules::torch_newest_wheel_for_gpu(kb, gpu->arch->cc);
+  add_value(r, n + "_wheel",
+            wheel ? *wheel
+                  : "no torch release the knowledge base lists carries its kernels: build from source with "
+                    "TORCH_CUDA_ARCH_LIST naming it");
+  if (relation == "older" || relation == "newer")
+    r.notes.push_back(fmt::format("this build targets {} to {}: the GPU ({}) is {} than all of them",
+                                  oldest_sm, newest_sm, gpu->arch->sm, relation));
+}
+
 }  // namespace
 
 // "libcudart.so.11.0" -> "cudart"; "cudart64_110.dll" -> "cudart" (CUDA's DLLs are NAME64_VERSION).
@@ -442,6 +494,9 @@ void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text
         r.notes.push_back(fmt::format("GCC {}: nvcc accepts it from CUDA {} on", *max + 1, cuda->text()));
       break;
     }
+    case CaptureKind::kArchList:
+      resolve_arch_list(r, n, text, def.of, kb);
+      break;
     case CaptureKind::kNvmlException: {
       const auto* e = nvml_error_for_exception(kb, text);
       if (!e) break;

@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <vector>
 
 #include "explain/captures.h"
 #include "explain/matcher.h"
@@ -223,16 +224,33 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   e.layer = layer;
   e.title = substitute(explaining->title, r.values);
   e.meaning = substitute(explaining->meaning, r.values);
-  if (context && !context->cause.empty()) e.causes.push_back(substitute(context->cause, r.values));
   // A program the message itself names (an extension's path) is surer than one named nearby.
   bool names_package = std::any_of(r.values.begin(), r.values.end(),
                                    [](const Value& v) { return v.name.ends_with("_package"); });
-  if (!explaining->program_cause.empty() && !names_package) {
-    if (auto program = programs.nearest(line_no)) {
-      Resolved with_program = r;
-      add_value(with_program, "program", *program);
-      e.causes.push_back(substitute(explaining->program_cause, with_program.values));
+  auto with_program = [&](const std::string& cause) -> std::optional<std::string> {
+    if (cause.empty() || names_package) return std::nullopt;
+    auto program = programs.nearest(line_no);
+    if (!program) return std::nullopt;
+    Resolved named = r;
+    add_value(named, "program", *program);
+    return substitute(cause, named.values);
+  };
+  // A context's cause; its wording with the program's name when the text names one.
+  if (context) {
+    if (auto named = with_program(context->program_cause)) {
+      e.causes.push_back(*named);
+    } else if (!context->cause.empty()) {
+      e.causes.push_back(substitute(context->cause, r.values));
     }
+  }
+  if (auto named = with_program(explaining->program_cause)) e.causes.push_back(*named);
+  // A capture's value that decides which cause comes first (a build's list older than the GPU).
+  for (const auto& vc : explaining->value_causes) {
+    auto it =
+        std::find_if(r.values.begin(), r.values.end(), [&](const Value& v) { return v.name == vc.value; });
+    if (it == r.values.end() || it->text != vc.equals) continue;
+    e.causes.push_back(substitute(vc.cause, r.values));
+    break;
   }
   for (const auto& c : explaining->causes) {
     auto t = substitute(c, r.values);
@@ -247,6 +265,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   bool nccl_result = matched.generic && std::any_of(r.errors.begin(), r.errors.end(),
                                                     [](const auto& err) { return err.api == "nccl"; });
   e.defers = matched.defers || explaining->defers || nccl_result;
+  e.priority = explaining->priority;
   e.generic = matched.generic;
   e.values = std::move(r.values);
   e.notes = std::move(r.notes);
@@ -344,6 +363,20 @@ std::vector<Explanation> explain_text(std::string_view pasted, const kb::Knowled
     auto rank = [](const Explanation& e) { return e.defers ? 2 : (e.generic ? 1 : 0); };
     std::stable_sort(out.begin(), specific + 1,
                      [&](const Explanation& a, const Explanation& b) { return rank(a) < rank(b); });
+  } else {
+    // Only wrappers and symptoms: among those that defer, a tool's message ("No devices were found")
+    // says more than the reporter's words before it ("both GPUs not found"), which the table ranks
+    // lower. They trade places among themselves; the others keep theirs.
+    std::vector<std::size_t> at;
+    std::vector<Explanation> deferring;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (!out[i].defers) continue;
+      at.push_back(i);
+      deferring.push_back(std::move(out[i]));
+    }
+    std::stable_sort(deferring.begin(), deferring.end(),
+                     [](const Explanation& a, const Explanation& b) { return a.priority > b.priority; });
+    for (std::size_t k = 0; k < at.size(); ++k) out[at[k]] = std::move(deferring[k]);
   }
   if (!out.empty() && names_component(text, kb.raw("triage_terms"), "container")) {
     for (auto& e : out) e.in_container = true;

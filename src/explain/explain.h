@@ -41,6 +41,7 @@ struct Explanation {
   bool symptom = false;         // a symptom several layers cause: a failing stated fact answers first
   bool before_kernels = false;  // a symptom from before any kernel launch (see Signature)
   bool defers = false;          // a later specific message in the text answers first
+  int priority = 50;            // the signature's: among messages that defer, the higher answers first
   bool generic = false;         // matched as a bare error name or number
   bool in_container = false;    // the text names a container (triage_terms' container terms)
   std::vector<Value> values;    // from the message, in capture order, then derived ones

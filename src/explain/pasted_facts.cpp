@@ -420,7 +420,9 @@ void add_prose_facts(Reader& r) {
     if (std::find(strong.begin(), strong.end(), f.key) != strong.end()) continue;
     if (f.key == "os" && f.value == "windows" && wsl) continue;
     r.line = f.line;
+    auto before = r.facts.size();
     r.add(f.key, f.value, f.what.c_str());
+    if (r.facts.size() > before) r.facts.back().prose = true;
   }
 }
 

@@ -18,6 +18,9 @@ struct PastedFact {
   std::string value;     // its value: 535.104.05, 2.1.0+cu121, ...
   std::size_t line = 0;  // 1-based line of the text it was read from
   std::string what;      // what the line is: "nvidia-smi header", "pip freeze", ...
+  // Read from the reporter's words, not a tool's output: a GPU named in prose is one they have, not the
+  // list of all of them.
+  bool prose = false;
 
   std::string assumption() const { return key + "=" + value; }
 };

@@ -37,6 +37,7 @@ const std::map<std::string, CaptureKind>& kind_names() {
       {"ptx_isa", CaptureKind::kPtxIsa},
       {"cuda_version", CaptureKind::kCudaVersion},
       {"nvml_exception", CaptureKind::kNvmlException},
+      {"arch_list", CaptureKind::kArchList},
   };
   return names;
 }
@@ -67,6 +68,8 @@ std::vector<std::string> derived_suffixes(CaptureKind kind) {
       return {"_module", "_package"};
     case CaptureKind::kGccMax:
       return {"_next_gcc", "_next_cuda"};
+    case CaptureKind::kArchList:
+      return {"_oldest", "_newest", "_gpu", "_wheel"};
     case CaptureKind::kCudnnVersion:
     case CaptureKind::kUnderscoreVersion:
       return {"_version"};
@@ -128,6 +131,13 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     cl.libraries = c.strings("libraries");
     cl.layer = c.str("layer");
     cl.cause = c.str_or("cause", "");
+    cl.program_cause = c.str_or("program_cause", "");
+    if (!cl.program_cause.empty()) {
+      auto wanted = placeholders(cl.program_cause);
+      if (wanted.empty() ||
+          std::any_of(wanted.begin(), wanted.end(), [](const auto& p) { return p != "program"; }))
+        c.fail("program_cause: it must name {program} and no other placeholder");
+    }
     s.context_layers.push_back(std::move(cl));
   }
   const auto& layers = explain_layers();
@@ -151,6 +161,8 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     s.meaning = e.str("meaning");
     s.causes = e.strings("causes");
     s.program_cause = e.str_or("program_cause", "");
+    for (auto& v : e.objects("value_causes"))
+      s.value_causes.push_back({v.str("value"), v.str("equals"), v.str("cause")});
     s.checks = e.strings("checks");
     if (s.causes.empty()) e.fail("causes: at least one likely cause");
     if (s.checks.empty()) e.fail("checks: at least one check");
@@ -162,7 +174,16 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     auto it = kind_names().find(kind);
     if (it == kind_names().end()) c.fail(fmt::format("kind: '{}' is not a capture kind", kind));
     d.kind = it->second;
+    d.of = c.str_or("of", "");
+    if ((d.kind == CaptureKind::kArchList) != !d.of.empty())
+      c.fail("of: an arch_list capture, and only one, names the capture of the GPU's architecture");
     s.captures.push_back(std::move(d));
+  }
+  for (const auto& d : s.captures) {
+    bool found = d.of.empty() || std::any_of(s.captures.begin(), s.captures.end(), [&](const CaptureDef& o) {
+                   return o.name == d.of && o.kind == CaptureKind::kArch;
+                 });
+    if (!found) e.fail(fmt::format("captures: {}: of: no arch capture '{}'", d.name, d.of));
   }
   if (s.captures.size() != s.regex.groups())
     e.fail(
@@ -200,6 +221,10 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
   }
   std::vector<const std::string*> texts = {&s.title, &s.meaning};
   for (const auto& c : s.causes) texts.push_back(&c);
+  for (const auto& v : s.value_causes) {
+    if (!names.count(v.value)) e.fail(fmt::format("value_causes: {{{}}}: no capture provides it", v.value));
+    texts.push_back(&v.cause);
+  }
   for (const auto& c : s.checks) texts.push_back(&c);
   for (const auto* t : texts) {
     for (const auto& p : placeholders(*t)) {
@@ -251,7 +276,7 @@ void resolve_explained_by(std::vector<Signature>& all) {
     bool same = s.captures.size() == target->captures.size() &&
                 std::equal(s.captures.begin(), s.captures.end(), target->captures.begin(),
                            [](const CaptureDef& a, const CaptureDef& b) {
-                             return a.name == b.name && a.kind == b.kind;
+                             return a.name == b.name && a.kind == b.kind && a.of == b.of;
                            });
     if (!same) fail(fmt::format("its captures differ from those of '{}'", s.explained_by));
     s.layer = target->layer;
@@ -261,6 +286,7 @@ void resolve_explained_by(std::vector<Signature>& all) {
     s.meaning = target->meaning;
     s.causes = target->causes;
     s.program_cause = target->program_cause;
+    s.value_causes = target->value_causes;
     s.checks = target->checks;
     if (s.machine.empty()) s.machine = target->machine;
     if (s.confirms.empty()) s.confirms = target->confirms;

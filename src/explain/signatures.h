@@ -53,12 +53,24 @@ enum class CaptureKind {
   kCudaVersion,
   kNvmlException,
   kExtension,
-  kGccMax
+  kGccMax,
+  // A build's architecture list ("sm_70 sm_75 sm_80"), compared with the GPU's architecture that the
+  // capture named by `of` holds: whether the GPU is older, newer or between, and what to install.
+  kArchList
 };
 
 struct CaptureDef {
   std::string name;  // several groups may share a name (alternatives): the first that matched wins
   CaptureKind kind = CaptureKind::kText;
+  std::string of;  // kArchList: the name of the capture holding the GPU's architecture
+};
+
+// A cause put first when a capture resolved to a given value: a build's list says the GPU is older
+// than every architecture it targets, so the older PyTorch comes before the newer CUDA.
+struct ValueCause {
+  std::string value;   // a placeholder name a capture provides
+  std::string equals;  // the text it must have
+  std::string cause;
 };
 
 // Where the whole text shows a setting (a container, WSL) the message means
@@ -68,7 +80,8 @@ struct ContextLayer {
   std::vector<std::string> words;      // lowercase; any of them anywhere in the text
   std::vector<std::string> libraries;  // soname bases the match must name ("cuda"); empty: any
   std::string layer;
-  std::string cause;  // put first among the causes (may use the signature's placeholders)
+  std::string cause;          // put first among the causes (may use the signature's placeholders)
+  std::string program_cause;  // instead of `cause` when the text names a program ({program})
 };
 
 struct Signature {
@@ -93,6 +106,7 @@ struct Signature {
   // With {program}: put first (after a context's cause) when the text names a program the table knows
   // (program_mentions.h), so the remedy says whose build to change.
   std::string program_cause;
+  std::vector<ValueCause> value_causes;  // the first that holds is put first (after a context's cause)
   std::vector<std::string> checks;
   std::vector<CaptureDef> captures;  // one per regex group, in order
   std::vector<kb::ErrorRef> errors;  // the API errors this message stands for

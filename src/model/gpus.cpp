@@ -58,6 +58,18 @@ bool gpus_known(const Json& report) {
          fact_at(report, "driver_api.devices").is_array();
 }
 
+bool gpu_count_known(const Json& report) {
+  if (!gpus_known(report)) return false;
+  const Json& pci = fact_at(report, "kernel_driver.pci_devices");
+  if (!pci.is_array()) return true;
+  for (const auto& d : pci) {
+    if (d.is_object() && d.contains("named_only") && d["named_only"].is_object() &&
+        d["named_only"].value("value", false))
+      return false;
+  }
+  return true;
+}
+
 std::vector<GpuView> derive_gpus(const Json& report, const kb::KnowledgeBase* kb) {
   std::vector<GpuView> out;
   const Json& nvml = fact_at(report, "nvml.gpus");

@@ -35,5 +35,8 @@ struct GpuView {
 std::vector<GpuView> derive_gpus(const Json& report, const kb::KnowledgeBase* kb);
 // Whether the report says anything about the GPUs present (so an empty list means "none").
 bool gpus_known(const Json& report);
+// Whether the report's GPUs are all of the machine's: collected, or listed by a tool's output, not only
+// named in a reporter's words (kernel_driver.pci_devices[].named_only).
+bool gpu_count_known(const Json& report);
 
 }  // namespace cudiag::model

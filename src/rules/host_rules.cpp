@@ -98,7 +98,7 @@ void cuda_visible_devices(const Json& report, const kb::KnowledgeBase& kb, std::
                    entries.front() == "NoDevFiles" || entries.front() == "none";
   if (!hides_all && all_digits(entries.front())) {
     auto count = gpus(report, kb).size();
-    if (gpus_known(report) && count > 0 &&
+    if (gpu_count_known(report) && count > 0 &&
         static_cast<std::size_t>(std::stoul(entries.front().substr(0, 9))) >= count)
       hides_all = true;
   }

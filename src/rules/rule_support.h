@@ -49,6 +49,7 @@ void add_driver_evidence(Finding& f, const Json& report, const HostDriver& d);
 
 using GpuView = model::GpuView;
 std::vector<GpuView> gpus(const Json& report, const kb::KnowledgeBase& kb);
+using model::gpu_count_known;
 using model::gpus_known;
 
 // host.environment.NAME: nullopt when unset; `env_collected` says whether the

@@ -109,6 +109,12 @@ std::optional<std::string> torch_wheel_for_gpu(const kb::KnowledgeBase& kb, cons
       pick->release.text(), joined(cudas), sm, pin, tag(index), driver_note);
 }
 
+std::optional<std::string> torch_newest_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& cc) {
+  auto rows = rows_for(kb, cc);
+  if (rows.empty()) return std::nullopt;
+  return torch_wheel_for_gpu(kb, rows.back().release, cc);
+}
+
 std::optional<std::string> torch_widest_wheel(const kb::KnowledgeBase& kb, const Version& torch,
                                               const std::string& installed_cuda) {
   const Json* row = kb::framework_matrix_row(kb, "torch", torch.text());

@@ -55,3 +55,11 @@ namespace cudiag::rules {
 std::optional<std::string> torch_wheel_for_driver(const kb::KnowledgeBase& kb, const Version& driver_cuda);
 
 }  // namespace cudiag::rules
+
+namespace cudiag::rules {
+
+// For a GPU older than a build's architecture list, with no torch release known: the newest release
+// whose wheels still carry kernels for it (torch_wheel_for_gpu of that release); nullopt when none does.
+std::optional<std::string> torch_newest_wheel_for_gpu(const kb::KnowledgeBase& kb, const Version& cc);
+
+}  // namespace cudiag::rules

@@ -81,6 +81,17 @@ TEST(ExplainSignaturesTest, BadEntriesAreRejectedWithFileEntryAndField) {
   auto unnamed_program =
       break_signature("program", [](Json& e) { e["program_cause"] = "Reinstall the package."; });
   EXPECT_NE(unnamed_program.find("program_cause"), std::string::npos) << unnamed_program;
+
+  auto unknown_value = break_signature("value", [](Json& e) {
+    e["value_causes"] = Json::array({{{"value", "nothing"}, {"equals", "older"}, {"cause", "Do this."}}});
+  });
+  EXPECT_NE(unknown_value.find("value_causes: {nothing}"), std::string::npos) << unknown_value;
+
+  auto list_of_nothing = break_signature("of", [](Json& e) {
+    e["regex"] = "(sm_\\d+) is not compatible";
+    e["captures"] = Json::array({{{"name", "list"}, {"kind", "arch_list"}, {"of", "gpu"}}});
+  });
+  EXPECT_NE(list_of_nothing.find("of: no arch capture 'gpu'"), std::string::npos) << list_of_nothing;
 }
 
 TEST(ExplainEngineTest, TextWithoutAKnownMessageExplainsNothing) {
@@ -405,6 +416,42 @@ TEST(ExplainEngineTest, AWindowsDllNamesItsCudaRelease) {
   EXPECT_EQ(found[0].layer, "cuda_runtime");  // cudart, whatever the platform's naming
   EXPECT_TRUE(has_line(found[0].notes, "cudart64_110.dll: the Windows DLL of cudart from CUDA 11.x"))
       << joined(found[0].notes);
+}
+
+// PyTorch prints its build's list on the next line: a GPU below the whole list needs an older PyTorch, not
+// the newer CUDA that a GPU above it needs. Texts from https://github.com/pytorch/pytorch/issues/150733's
+// family: a GTX 1080 (sm_61) under a cu128 wheel, a K80 (sm_37) under cu121, an RTX 5090 under cu124.
+TEST(ExplainEngineTest, ABuildsArchitectureListOrdersOlderAndNewerGpuRemedies) {
+  auto first_cause = [](const std::string& text) {
+    auto found = explain_text(text, builtin());
+    EXPECT_FALSE(found.empty()) << text;
+    if (found.empty() || found[0].causes.empty()) return std::string();
+    EXPECT_EQ(found[0].id, "torch-arch-not-supported");
+    return found[0].causes[0];
+  };
+  auto older = first_cause(
+      "NVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current PyTorch installation.\n"
+      "The current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.");
+  EXPECT_NE(older.find("older than every architecture this PyTorch build targets (sm_70 to sm_120)"),
+            std::string::npos)
+      << older;
+  EXPECT_NE(older.find("cu126"), std::string::npos) << older;  // the newest wheels with sm_50..sm_90
+  EXPECT_EQ(older.find("cu80"), std::string::npos) << older;
+  auto kepler = first_cause(
+      "Tesla K80 with CUDA capability sm_37 is not compatible with the current PyTorch installation.\n"
+      "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.");
+  EXPECT_NE(kepler.find("older than every architecture"), std::string::npos) << kepler;
+  EXPECT_NE(kepler.find("cu11"), std::string::npos) << kepler;  // Kepler's last wheels were CUDA 11
+  auto newer = first_cause(
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+      "installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 "
+      "sm_90.");
+  EXPECT_NE(newer.find("cu128"), std::string::npos) << newer;
+  EXPECT_EQ(newer.find("older than every"), std::string::npos) << newer;
+  // Without the list, the first cause stays the newer CUDA build.
+  auto alone = first_cause(
+      "NVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current PyTorch installation.");
+  EXPECT_EQ(alone.find("older than every"), std::string::npos) << alone;
 }
 
 TEST(ExplainMachineTest, StatedFactsDoNotClaimAVariableTheyDoNotNameIsUnset) {

@@ -204,7 +204,10 @@ constexpr PastedSet kPastedSets[] = {
     {91, 4, 4, true},
     {92, 7, 8, true},
     {93, 3, 5, true},
-    {94, 6, 7, true},
+    // 6/7 until the fourteenth session: verifiers#208 was answered "host" by a finding that
+    // CUDA_VISIBLE_DEVICES=1,2,3 hides every GPU, counting "4 L4 gpus" as one GPU; a GPU named in prose
+    // no longer counts as the machine's list, and its right answer (NCCL_P2P_DISABLE) is not found.
+    {94, 5, 7, true},
     // Eighth session: #95-#98, 24 cases scored unseen with the session-start binary d68ca4a (16/24 right
     // layer and remedy, 21/24 right layer), then read (18/24 and 23/24).
     {95, 6, 6, true},

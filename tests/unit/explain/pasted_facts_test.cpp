@@ -164,6 +164,25 @@ TEST(StatedFactsTest, AssumeWinsOverThePasteAndBadPastedValuesAreSkipped) {
   EXPECT_THROW(cli::apply_stated_facts(report, {"nonsense=1"}, {}, kb), InputError);
 }
 
+// A GPU named in words is one the reporter has, not all of them: CUDA_VISIBLE_DEVICES=1,2,3 beside
+// "4 L4 gpus" (https://github.com/PrimeIntellect-ai/verifiers/issues/208) hides nothing, while the
+// same index beside an nvidia-smi table that lists one GPU hides it.
+TEST(StatedFactsTest, AGpuNamedInProseIsNotTheCountOfTheMachinesGpus) {
+  const auto& kb = kb::KnowledgeBase::builtin();
+  auto hides_all = [&](const std::string& text) {
+    Json report = report::new_report();
+    cli::apply_stated_facts(report, {"env.CUDA_VISIBLE_DEVICES=1,2,3"}, read_pasted_facts(text), kb);
+    rules::attach_diagnosis(report, rules::diagnose(report, kb));
+    auto findings = cli::stated_findings(report, {}, kb);
+    return std::any_of(findings.begin(), findings.end(),
+                       [](const Json& f) { return f["id"] == "host.cuda_visible_devices_hides_all"; });
+  };
+  EXPECT_FALSE(
+      hides_all("My setup is 4 L4 gpus, I'm using 1 GPU as vLLM server and the rest for training.\n"));
+  EXPECT_TRUE(hides_all(
+      "|   0  NVIDIA L4                      Off | 00000000:00:03.0 Off |                    0 |\n"));
+}
+
 // What reporters write in words: a GPU, an OS, WSL, framework and driver versions.
 TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   auto facts = read_pasted_facts(

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "kb/records.h"
 #include "rules/torch_variants.h"
 
 namespace cudiag::explain {
@@ -15,16 +16,8 @@ namespace cudiag::explain {
 namespace {
 
 std::string api_label(const std::string& api) {
-  if (api == "driver") return "driver API";
-  if (api == "nvml") return "NVML";
-  if (api == "cublas") return "cuBLAS";
-  if (api == "cudnn") return "cuDNN";
-  if (api == "nccl") return "NCCL";
-  if (api == "cufft") return "cuFFT";
-  if (api == "curand") return "cuRAND";
-  if (api == "cusolver") return "cuSOLVER";
-  if (api == "cusparse") return "cuSPARSE";
-  return "runtime API";
+  const auto* known = kb::error_api(api);
+  return std::string(known ? known->label : "runtime API");
 }
 
 std::optional<long> to_long(const std::string& s) {

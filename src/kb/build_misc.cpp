@@ -5,33 +5,11 @@
 
 #include "core/errors.h"
 #include "kb/builders.h"
+#include "kb/records.h"
 
 namespace cudiag::kb {
 
 namespace {
-// Each API spells its names its own way: the prefix every name of its column starts with (a name
-// in the wrong column is a typo). The list is every API error_codes.json allows.
-struct ApiNames {
-  std::string_view api;
-  std::string_view prefix;
-};
-constexpr ApiNames kApis[] = {{"driver", "CUDA_"},
-                              {"runtime", "cuda"},
-                              {"nvml", "NVML_"},
-                              {"cublas", "CUBLAS_STATUS_"},
-                              {"cudnn", "CUDNN_STATUS_"},
-                              {"nccl", "nccl"},
-                              {"cufft", "CUFFT_"},
-                              {"curand", "CURAND_STATUS_"},
-                              {"cusolver", "CUSOLVER_STATUS_"},
-                              {"cusparse", "CUSPARSE_STATUS_"}};
-
-const ApiNames* api_named(std::string_view api) {
-  for (const auto& a : kApis) {
-    if (a.api == api) return &a;
-  }
-  return nullptr;
-}
 
 std::vector<ErrorRef> read_error_refs(const EntryReader& e) {
   std::vector<ErrorRef> out;
@@ -58,9 +36,8 @@ void build_error_codes(const TableContext& t, KnowledgeBase::Data& d) {
     if (c.legacy_code && c.api != "runtime") e.fail("legacy_code: only runtime errors were renumbered");
     if (c.legacy_code && !legacy.insert(*c.legacy_code).second)
       e.fail(fmt::format("duplicate legacy_code {}", *c.legacy_code));
-    const ApiNames* api = api_named(c.api);
-    if (!api)
-      e.fail("api: expected driver, runtime, nvml, cublas, cudnn, nccl, cufft, curand, cusolver or cusparse");
+    const ErrorApi* api = error_api(c.api);
+    if (!api) e.fail(fmt::format("api: expected {}", error_api_names()));
     if (!c.name.starts_with(api->prefix)) e.fail(fmt::format("name does not look like a {} API name", c.api));
     if (!codes.insert({c.api, c.code}).second) e.fail(fmt::format("duplicate {} code {}", c.api, c.code));
     if (!names.insert(c.name).second) e.fail("duplicate name");

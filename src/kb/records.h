@@ -240,4 +240,21 @@ struct TableInfo {
   std::vector<Source> sources;
 };
 
+// The APIs whose error codes data/kb/error_codes.json lists: the prefix every name of an API's column
+// starts with (a name in the wrong column is a typo), how a reader calls the API and the type its
+// header gives the codes. One table (kb/error_apis.cpp) for the loader, explain's notes and `cudiag kb
+// error`.
+struct ErrorApi {
+  std::string_view api;     // error_codes.json's "api": "driver", "cublas", ...
+  std::string_view prefix;  // "CUDA_", "CUBLAS_STATUS_"
+  std::string_view label;   // "driver API", "cuBLAS"
+  std::string_view type;    // "CUresult", "cublasStatus_t"
+};
+
+// nullptr for an API error_codes.json does not allow.
+const ErrorApi* error_api(std::string_view api);
+
+// "driver, runtime, nvml, ...": the allowed names, for error messages.
+std::string_view error_api_names();
+
 }  // namespace cudiag::kb

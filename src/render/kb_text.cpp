@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <sstream>
 
 #include "core/text_wrap.h"
+#include "kb/records.h"
 
 namespace cudiag::render {
 namespace {
@@ -169,23 +169,12 @@ std::string kb_arch_text(const kb::ArchMatch& m) {
 
 std::string kb_errors_text(const std::vector<const kb::ErrorCode*>& found) {
   std::ostringstream out;
-  // Every API error_codes.json allows (src/kb/build_misc.cpp), with the type its header names.
-  static const std::map<std::string, std::string> api_names = {{"driver", "driver API (CUresult)"},
-                                                               {"runtime", "runtime API (cudaError_t)"},
-                                                               {"nvml", "NVML (nvmlReturn_t)"},
-                                                               {"cublas", "cuBLAS (cublasStatus_t)"},
-                                                               {"cudnn", "cuDNN (cudnnStatus_t)"},
-                                                               {"nccl", "NCCL (ncclResult_t)"},
-                                                               {"cufft", "cuFFT (cufftResult)"},
-                                                               {"curand", "cuRAND (curandStatus_t)"},
-                                                               {"cusolver", "cuSOLVER (cusolverStatus_t)"},
-                                                               {"cusparse", "cuSPARSE (cusparseStatus_t)"}};
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto& e = *found[i];
     if (i) out << "\n";
-    auto api = api_names.find(e.api);
-    out << fmt::format("{} = {}, {}{}\n", e.name, e.code, api == api_names.end() ? e.api : api->second,
-                       confidence_tag(e.confidence));
+    const auto* api = kb::error_api(e.api);
+    std::string api_text = api ? fmt::format("{} ({})", api->label, api->type) : e.api;
+    out << fmt::format("{} = {}, {}{}\n", e.name, e.code, api_text, confidence_tag(e.confidence));
     out << wrap("  ", e.meaning, 2);
     if (!e.note.empty()) out << wrap("  Cause: ", e.note, 9);
     print_sources(out, e.sources);

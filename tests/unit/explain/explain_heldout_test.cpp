@@ -449,6 +449,24 @@ constexpr PastedSet kPastedSets[] = {
     {288, 4, 5, true},
     {289, 2, 4, true},
     {290, 5, 5, true},
+    // Fourteenth session (2026-12-07): #291-#310, four rounds of long-tail themes scored unseen with
+    // a263620 and then read; floors are the right-layer counts after reading.
+    {291, 3, 3, true},
+    {292, 3, 3, true},
+    {293, 4, 4, true},
+    {295, 4, 6, true},
+    {296, 9, 10, true},
+    {298, 1, 3, true},
+    {300, 2, 6, true},
+    {301, 10, 10, true},
+    {303, 5, 9, true},
+    {304, 3, 4, true},
+    {305, 9, 11, true},
+    {306, 2, 5, true},
+    {307, 8, 9, true},
+    {308, 6, 11, true},
+    {309, 1, 3, true},
+    {310, 7, 9, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -449,7 +449,7 @@ constexpr PastedSet kPastedSets[] = {
     {288, 4, 5, true},
     {289, 2, 4, true},
     {290, 5, 5, true},
-    // Fourteenth session (2026-12-07): #291-#310, four rounds of long-tail themes scored unseen with
+    // Fourteenth session (2026-12-07): #291-#315, five rounds of long-tail themes scored unseen with
     // a263620 and then read; floors are the right-layer counts after reading.
     {291, 3, 3, true},
     {292, 3, 3, true},
@@ -467,6 +467,11 @@ constexpr PastedSet kPastedSets[] = {
     {308, 6, 11, true},
     {309, 1, 3, true},
     {310, 7, 9, true},
+    {311, 7, 10, true},
+    {312, 7, 7, true},
+    {313, 5, 8, true},
+    {314, 2, 3, true},
+    {315, 5, 6, true},
 };
 
 TEST(ExplainHeldoutTest, PastedSetsFromTheFourteenthStayAboveTheirMeasuredFloors) {

@@ -159,14 +159,6 @@ std::string extension_package(const kb::KnowledgeBase& kb, const std::string& mo
   return module;
 }
 
-// The value a capture already has ("" when none).
-std::string value_of(const Resolved& r, const std::string& name) {
-  for (const auto& v : r.values) {
-    if (v.name == name) return v.text;
-  }
-  return "";
-}
-
 // A build's list ("sm_70 sm_75 sm_80 sm_86") against the GPU's architecture (capture `gpu_capture`):
 // {n}_oldest and {n}_newest; {n}_gpu "older" (below every entry: only an older build runs it), "newer"
 // (above every entry: a newer CUDA build), "between" or "unknown"; {n}_wheel, for an older GPU, the
@@ -235,6 +227,13 @@ std::string ascii_lower(std::string s) {
 }
 
 ResolvedError from_kb(const kb::ErrorCode& e) { return {e.api, e.code, e.name, e.meaning, e.note, e.layer}; }
+
+std::string value_of(const Resolved& r, const std::string& name) {
+  for (const auto& v : r.values) {
+    if (v.name == name) return v.text;
+  }
+  return "";
+}
 
 void add_value(Resolved& r, const std::string& name, const std::string& text) {
   for (const auto& v : r.values) {

@@ -20,6 +20,8 @@ struct Resolved {
 
 // Adds {name} = text unless the name has a value already (the first capture wins).
 void add_value(Resolved& r, const std::string& name, const std::string& text);
+// The value {name} has ("" when none).
+std::string value_of(const Resolved& r, const std::string& name);
 ResolvedError from_kb(const kb::ErrorCode& e);
 // Resolves one capture of kind def.kind: the values it derives, its notes and errors.
 void resolve_capture(Resolved& r, const CaptureDef& def, const std::string& text,

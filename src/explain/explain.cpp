@@ -246,9 +246,7 @@ std::optional<Candidate> build(const RawMatch& m, const std::string& line_lower,
   if (auto named = with_program(explaining->program_cause)) e.causes.push_back(*named);
   // A capture's value that decides which cause comes first (a build's list older than the GPU).
   for (const auto& vc : explaining->value_causes) {
-    auto it =
-        std::find_if(r.values.begin(), r.values.end(), [&](const Value& v) { return v.name == vc.value; });
-    if (it == r.values.end() || it->text != vc.equals) continue;
+    if (value_of(r, vc.value) != vc.equals) continue;
     e.causes.push_back(substitute(vc.cause, r.values));
     break;
   }

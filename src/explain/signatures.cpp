@@ -161,8 +161,10 @@ Signature read_signature(const kb::TableContext& table, kb::EntryReader e, const
     s.meaning = e.str("meaning");
     s.causes = e.strings("causes");
     s.program_cause = e.str_or("program_cause", "");
-    for (auto& v : e.objects("value_causes"))
+    for (auto& v : e.objects("value_causes")) {
       s.value_causes.push_back({v.str("value"), v.str("equals"), v.str("cause")});
+      if (s.value_causes.back().equals.empty()) v.fail("equals: the value's text, not empty");
+    }
     s.checks = e.strings("checks");
     if (s.causes.empty()) e.fail("causes: at least one likely cause");
     if (s.checks.empty()) e.fail("checks: at least one check");

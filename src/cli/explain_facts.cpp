@@ -29,12 +29,10 @@ void label_sources(Json& node, const std::string& plain, const std::string& labe
 
 // A GPU the reporter named in words is one of theirs, not the list of all of them: the rules must not
 // count the GPUs from it ("CUDA_VISIBLE_DEVICES=2" beside "tested on an A100 and a T4" hides nothing).
-void mark_named_only(Json& report, const explain::PastedFact& f) {
+void mark_named_only(Json& report, const std::string& source) {
   Json& pci = report["kernel_driver"]["pci_devices"];
   if (!pci.is_array() || pci.empty()) return;
-  pci.back()["named_only"] = {
-      {"value", true},
-      {"source", fmt::format("assume:gpu (from the pasted text, line {}: {})", f.line, f.what)}};
+  pci.back()["named_only"] = {{"value", true}, {"source", source}};
 }
 
 }  // namespace
@@ -55,9 +53,9 @@ StatedFacts apply_stated_facts(Json& report, const std::vector<std::string>& ass
       out.skipped.push_back(fmt::format("{} (line {}): {}", f.assumption(), f.line, e.what()));
       continue;
     }
-    label_sources(trial, "assume:" + f.key,
-                  fmt::format("assume:{} (from the pasted text, line {}: {})", f.key, f.line, f.what));
-    if (f.key == "gpu" && f.prose) mark_named_only(trial, f);
+    auto source = fmt::format("assume:{} (from the pasted text, line {}: {})", f.key, f.line, f.what);
+    label_sources(trial, "assume:" + f.key, source);
+    if (f.key == "gpu" && f.prose) mark_named_only(trial, source);
     report = std::move(trial);
     out.applied.push_back(f);
   }

@@ -5,7 +5,10 @@
 #      "cudiag: <first failing layer>: <finding id>", as `cudiag check --format json` names them;
 #   2. a healthy machine (--root: the fixture dgx-h100 with the driver doubles, tests/fleet/healthy_machine.py,
 #      since no GPU can exist here): it resumes;
-#   3. a node drained by a person stays drained, even with a healthy stack.
+#   3. a node drained by a person stays drained, even with a healthy stack;
+#   4. one check at a time: slurmd starts one every HealthCheckInterval whether or not the last has
+#      finished (seen here: checks under ASan overlapped, piled up and drained a healthy node), so a
+#      check that finds another running leaves the node to it, and cudiag does not hold the lock.
 # Needs root (slurmd runs the health check as root) and munged (started if not running).
 # Usage: slurm_healthcheck_test.sh CUDIAG SOURCE_DIR DOUBLES_DIR
 set -euo pipefail
@@ -56,15 +59,15 @@ print("cudiag: %s: %s" % (first or "unknown", mine[0]["id"]) if errs else "")' "
 [ -n "$expected" ] || fail "this machine has no error finding; the drain test needs one (no GPU here?)"
 healthy_root=$d/healthy
 python3 "$src/tests/fleet/healthy_machine.py" "$doubles" "$src/tests/fixtures/machines/dgx-h100" "$healthy_root"
-"$cudiag" --root "$healthy_root" --timeout 5 check --no-frameworks >/dev/null ||
+"$cudiag" --root "$healthy_root" --timeout 15 check --no-frameworks >/dev/null ||
   fail "the machine $healthy_root is not healthy (cudiag check exits non-zero)"
 
 # slurmd runs the health check with its own environment; this wrapper gives it the test's
 # SLURM_CONF and, while $d/HEALTHY exists, the healthy fixture as cudiag's root.
 cat >"$d/hc.sh" <<EOF
 #!/bin/bash
-export SLURM_CONF=$SLURM_CONF CUDIAG=$cudiag CUDIAG_HEALTHCHECK_TIMEOUT=30
-if [ -e $d/HEALTHY ]; then export CUDIAG_ARGS="--root $healthy_root --timeout 5"; else export CUDIAG_ARGS="--timeout 5"; fi
+export SLURM_CONF=$SLURM_CONF CUDIAG=$cudiag CUDIAG_HEALTHCHECK_TIMEOUT=30 CUDIAG_HEALTHCHECK_LOCK=$d/hc.lock
+if [ -e $d/HEALTHY ]; then export CUDIAG_ARGS="--root $healthy_root --timeout 15"; else export CUDIAG_ARGS="--timeout 5"; fi
 exec $src/deploy/slurm/cudiag-healthcheck
 EOF
 chmod 755 "$d/hc.sh"
@@ -127,3 +130,26 @@ rm "$d/HEALTHY"
 sleep 2.5  # and with the broken one (which must not overwrite the person's reason)
 [ "$(node)" = "drained|maintenance by ops" ] || fail "a failing check rewrote a person's drain: $(node)"
 ok "a person's drain is left as it is: $(node)"
+
+# 4. A slow cudiag double holds the first check while a second one starts; the checks ask about a node
+# that does not exist, so a finished one changes nothing (and sinfo answers at once while Slurm runs).
+cat >"$d/slow-cudiag" <<EOF
+#!/bin/bash
+if [ -e /proc/self/fd/9 ]; then touch $d/cudiag-holds-lock; fi
+touch $d/slow-started
+sleep 3
+EOF
+chmod 755 "$d/slow-cudiag"
+hc_alone() { SLURMD_NODENAME=nosuchnode CUDIAG=$d/slow-cudiag CUDIAG_HEALTHCHECK_LOCK=$d/hc-alone.lock "$src/deploy/slurm/cudiag-healthcheck"; }
+hc_alone 2>/dev/null &
+first=$!
+wait_for 10 test -e "$d/slow-started" || fail "the first check did not start cudiag"
+rm "$d/slow-started"
+t=$SECONDS
+second=$(hc_alone 2>&1) || fail "the second check failed while the first ran: $second"
+[ $((SECONDS - t)) -lt 2 ] && [ ! -e "$d/slow-started" ] && [[ "$second" == *"another check is running"* ]] ||
+  fail "a second check ran beside the first ($((SECONDS - t)) s): $second"
+[ ! -e "$d/cudiag-holds-lock" ] || fail "cudiag inherited the check's lock (a stuck child would stop every later check)"
+wait "$first"
+hc_alone 2>/dev/null && [ -e "$d/slow-started" ] || fail "the lock was not freed when the first check ended"
+ok "one check at a time: a second check left the node to the running one; the lock is freed when it ends"

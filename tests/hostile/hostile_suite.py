@@ -7,7 +7,11 @@ or a one-line error (exit 2), never a crash, a hang, an internal error (exit
 identity leaves in any output; no child survives a signal. Cases are grouped
 by class; the summary line gives the figures ("cases N, passed M").
 
-    hostile_suite.py CUDIAG_BINARY SOURCE_DIR [CLASS...]
+    hostile_suite.py CUDIAG_BINARY SOURCE_DIR [CLASS[@I/N]...]
+
+CLASS@I/N runs the I-th of N shares of a class's cases (secrets only: its
+secrets x commands x formats cross product is the suite's long part, about
+15 minutes under ASan on two cores, so ctest runs it as three tests).
 
 Runs as any user; the cases that need root (-o /dev/null as root) or
 unshare are skipped with a reason when the machine cannot do them, and the
@@ -27,7 +31,9 @@ import tempfile
 import time
 
 BINARY, SOURCE = sys.argv[1], sys.argv[2]
-ONLY = set(sys.argv[3:])
+ONLY = {a.split("@")[0] for a in sys.argv[3:]}
+# The share of a sharded class this run takes: {"secrets": (1, 3)} for "secrets@1/3".
+SHARE = {a.split("@")[0]: tuple(int(x) for x in a.split("@")[1].split("/")) for a in sys.argv[3:] if "@" in a}
 TMP = tempfile.mkdtemp(prefix="cudiag-hostile-")
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures")
 FORMATS = ["text", "json", "md", "html", "junit", "github"]
@@ -163,8 +169,12 @@ def secrets_cases():
                         f"rc={rc} leaked={bad} err={e[:200]!r}"))
         return out
 
+    corpus = secret_corpus()
+    if cls in SHARE:
+        i, n = SHARE[cls]
+        corpus = corpus[i - 1::n]
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        for batch in pool.map(cases_for, secret_corpus()):
+        for batch in pool.map(cases_for, corpus):
             for name, ok, detail in batch:
                 record(cls, name, ok, detail)
 
@@ -545,6 +555,12 @@ def main():
     classes = {"secrets": secrets_cases, "output": output_cases, "root": root_cases, "saved": saved_input_cases,
                "cache": cache_cases, "processes": lambda: process_cases(doubles), "escape": escape_cases,
                "cost": cost_cases}
+    bad = [f"no class {name!r} (classes: {', '.join(classes)})" for name in ONLY - classes.keys()]
+    bad += [f"bad share {name}@{i}/{n} (only secrets@I/N, 1 <= I <= N, is sharded)"
+            for name, (i, n) in SHARE.items() if name != "secrets" or not 1 <= i <= n]
+    if bad:
+        shutil.rmtree(TMP, ignore_errors=True)
+        sys.exit("hostile_suite.py: " + bad[0])
     start = time.monotonic()
     try:
         for name, fn in classes.items():

@@ -37,8 +37,11 @@ bool version_after(const std::string& l, const char* word) {
 // people write. Datacenter names count only in capitals (a lone "a10" or "l4" in prose is more
 // often something else); the knowledge base's lookup (--assume gpu) resolves the name.
 void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact>& out) {
+  // Workstation cards share the "RTX" and the digits: "RTX 4000 Ada" is sm_89 where Quadro RTX 4000
+  // is sm_75, and "RTX PRO 6000" is Blackwell's (sm_120).
   static const std::regex geforce(
-      R"((?:^|[^a-z0-9])(gtx|rtx)\s?-?(\d{3,4}|a\d{4})(?:\s?(ti|super))?(?![a-z0-9]))", kIcase);
+      R"((?:^|[^a-z0-9])(gtx|rtx)\s?-?(?:(pro)\s?)?(\d{3,4}|a\d{4})(?:\s?(ti|super)|\s(ada))?(?![a-z0-9]))",
+      kIcase);
   // "GTX TITAN X" is Maxwell's (sm_52), "TITAN X" Pascal's (sm_61); the Kepler GTX TITANs are sm_35.
   static const std::regex titan(R"(\b(gtx\s?)?titan(?:\s?(rtx|xp|v|x|z|black))?\b)", kIcase);
   static const std::regex datacenter(
@@ -68,11 +71,13 @@ void read_gpus(const std::string& s, const std::string& l, std::vector<ProseFact
     for (auto it = std::sregex_iterator(s.begin(), s.end(), geforce); it != std::sregex_iterator(); ++it) {
       if (replaced && out.size() > before) out.pop_back();
       const auto& g = *it;
-      std::string model = upper(g[2]);
-      std::string suffix = !g[3].matched ? "" : (upper(g[3]) == "TI" ? " Ti" : " SUPER");
-      out.push_back({"gpu",
-                     model[0] == 'A' ? "RTX " + model : "GeForce " + upper(g[1]) + " " + model + suffix,
-                     kNamedGpu});
+      std::string model = upper(g[3]);
+      std::string suffix = !g[4].matched ? "" : (upper(g[4]) == "TI" ? " Ti" : " SUPER");
+      std::string name = g[2].matched      ? "RTX PRO " + model + " Blackwell"
+                         : g[5].matched    ? "RTX " + model + " Ada Generation"
+                         : model[0] == 'A' ? "RTX " + model
+                                           : "GeForce " + upper(g[1]) + " " + model + suffix;
+      out.push_back({"gpu", name, kNamedGpu});
     }
   }
   // "using 4090 GPU", "my 3080 Ti card": a GeForce model number without its GTX/RTX, only when

@@ -197,6 +197,10 @@ TEST(PastedFactsTest, ProseNamesGpusOsAndVersions) {
   EXPECT_EQ(fact(facts, "driver"), "570.133.20");
   EXPECT_EQ(fact(read_pasted_facts("two RTX 3090 Ti cards and a Tesla T4\n"), "gpu"), "GeForce RTX 3090 Ti");
   EXPECT_EQ(fact(read_pasted_facts("runs on an A100 node\n"), "gpu"), "A100");
+  // Workstation cards: the Ada and Blackwell ones share Turing's "RTX 4000" and "RTX 6000".
+  EXPECT_EQ(fact(read_pasted_facts("GPU: RTX 4000 Ada\n"), "gpu"), "RTX 4000 Ada Generation");
+  EXPECT_EQ(fact(read_pasted_facts("on an RTX PRO 6000 Blackwell\n"), "gpu"), "RTX PRO 6000 Blackwell");
+  EXPECT_EQ(fact(read_pasted_facts("two RTX A6000\n"), "gpu"), "RTX A6000");
   EXPECT_EQ(fact(read_pasted_facts("GPU is GTX TITAN X\n"), "gpu"), "GeForce GTX TITAN X");
   EXPECT_EQ(fact(read_pasted_facts("on a TITAN Xp\n"), "gpu"), "TITAN Xp");
   EXPECT_TRUE(read_pasted_facts("Titan is the cluster's name\n").empty());

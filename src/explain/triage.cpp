@@ -12,6 +12,27 @@ namespace {
 
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
+// Whether line[pos, end) is a directory in the path of a C, C++ or CUDA source file: in
+// ".../cuda/containers/../convenience.cuh:68" it names how the program's code is organised, not a
+// container on the machine (as "/var/lib/docker/overlay2/.../libnvidia-ml.so.1" names Docker).
+// Python's keep counting: in ".../site-packages/torch/nn/modules/module.py" it is the package that ran.
+bool directory_of_source_file(std::string_view line, std::size_t pos, std::size_t end) {
+  if (pos == 0 || line[pos - 1] != '/' || end >= line.size() || line[end] != '/') return false;
+  auto stop = line.find_first_of(" \t\"'`,;()[]<>", end);
+  std::string_view rest =
+      line.substr(end, stop == std::string_view::npos ? std::string_view::npos : stop - end);
+  auto colon = rest.find(':');  // "file.cu:68"
+  if (colon != std::string_view::npos) rest = rest.substr(0, colon);
+  auto dot = rest.rfind('.');
+  if (dot == std::string_view::npos || rest.find('/', dot) != std::string_view::npos) return false;
+  static constexpr std::string_view kSourceExtensions[] = {".c",   ".cc", ".cpp", ".cxx", ".cu",
+                                                           ".cuh", ".h",  ".hh",  ".hpp", ".inl"};
+  std::string_view ext = rest.substr(dot);
+  for (auto e : kSourceExtensions)
+    if (ext == e) return true;
+  return false;
+}
+
 struct Symptom {
   std::string id;
   std::vector<std::string> terms;
@@ -111,7 +132,7 @@ bool has_term(std::string_view line, std::string_view term) {
     bool start_ok = open_start || !is_word_char(term.front()) || pos == 0 || !is_word_char(line[pos - 1]);
     auto end = pos + term.size();
     bool end_ok = open_end || !is_word_char(term.back()) || end == line.size() || !is_word_char(line[end]);
-    if (start_ok && end_ok) return true;
+    if (start_ok && end_ok && !directory_of_source_file(line, pos, end)) return true;
   }
   return false;
 }

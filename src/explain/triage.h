@@ -50,7 +50,9 @@ bool names_component(std::string_view text, const Json& table, std::string_view 
 bool states_failure(std::string_view text, const Json& table);
 
 // Whether lower-cased `line` holds `term` at word edges; a '*' at an end of
-// the term lets that end run into letters, digits or '_'.
+// the term lets that end run into letters, digits or '_'. A directory in the
+// path of a source file (".../cuda/containers/../convenience.cuh:68") does not
+// count: it names the program's code, not the machine.
 bool has_term(std::string_view line, std::string_view term);
 
 }  // namespace cudiag::explain

@@ -472,12 +472,16 @@ constexpr PastedSet kPastedSets[] = {
     {313, 5, 8, true},
     {314, 2, 3, true},
     {315, 5, 6, true},
-    // Fifteenth session (2026-12-07): #317 (with #316), #318-#320, one round of long-tail themes scored
+    // Fifteenth session (2026-12-07): #317-#325 (#316, #321 and #323 in a neighbour's file), two rounds of
+    // long-tail themes scored
     // unseen with 20ce567 and then read; floors are the right-layer counts after reading.
     {317, 6, 9, true},
     {318, 3, 5, true},
     {319, 4, 5, true},
     {320, 3, 4, true},
+    {322, 5, 9, true},
+    {324, 6, 12, true},
+    {325, 3, 6, true},
 };
 
 // The sets #first to #last of kPastedSets. The corpus is split in three tests of about 700 cases each:

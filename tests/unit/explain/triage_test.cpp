@@ -23,6 +23,11 @@ TEST(TriageTest, TermsMatchAtWordEdgesUnlessAStarOpensThatEnd) {
   EXPECT_TRUE(has_term("docker run --gpus all", "--gpus"));
   EXPECT_TRUE(has_term("make[2]: *** [all] error 2", "*]: ***"));
   EXPECT_FALSE(has_term("anything", "*"));
+  // A directory of a source file names the program's code, not the machine; other paths still count.
+  EXPECT_FALSE(
+      has_term("error: unknown error: /root/core/src/cuda/containers/../convenience.cuh:68", "containers"));
+  EXPECT_TRUE(has_term("mount error: /var/lib/docker/overlay2/merged/usr/lib/libnvidia-ml.so.1", "docker"));
+  EXPECT_TRUE(has_term("running in containers/ on the node", "containers"));
 }
 
 TEST(TriageTest, NamesTheComponentOnTheFailureLine) {

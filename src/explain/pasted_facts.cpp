@@ -214,6 +214,8 @@ void read_packages(Reader& r, const std::string& s_in, const std::string& l_in) 
     }
     r.add("torch", version, what);
     if (std::regex_search(build, b, re(R"(cudnn(\d+\.\d+\.\d+))"))) r.add("cudnn", b[1], what);
+  } else if (name == "torchvision" || name == "torchaudio" || name == "torchcodec") {
+    r.add(name, version, what);  // each release's ops are built against one torch release
   } else if (name == "cpuonly") {
     r.add("torch_cuda", "cpu", what);
   } else if (name == "tensorflow" || name == "tensorflow-gpu" || name == "tensorflow-cpu" ||

@@ -184,6 +184,15 @@ Json& assumed_environment(Json& report) {
   return envs.back();
 }
 
+// torchvision=0.19.0: a package whose compiled ops are built against one torch release, beside torch
+// in the stated environment (the frameworks probe's torch_companions).
+void assume_torch_companion(Json& report, const std::string& key, const std::string& value) {
+  std::string ver = value.substr(0, value.find('+'));
+  if (!Version::parse(ver))
+    throw InputError(fmt::format("--assume {}={}: not a version (e.g. 0.19.0)", key, value));
+  object_at(assumed_environment(report), "torch_companions")[key] = assumed(ver, key);
+}
+
 bool assume_framework(Json& report, const std::string& key, const std::string& value,
                       const kb::KnowledgeBase& kb) {
   auto plus = value.find('+');
@@ -473,10 +482,11 @@ void assume_nvidia_runtime(Json& report, const std::string& key, const std::stri
 
 const std::vector<std::string>& layer_assumption_keys() {
   static const std::vector<std::string> keys = {
-      "torch",         "tensorflow",      "jaxlib",        "cupy-cuda12x", "onnxruntime-gpu",
-      "kernel_module", "nouveau",         "device_nodes",  "gpu=none",     "userspace_driver",
-      "libcuda",       "ld_library_path", "nvcc",          "cuda_home",    "os",
-      "wsl",           "docker_desktop",  "nvidia_runtime"};
+      "torch",         "tensorflow",      "jaxlib",         "cupy-cuda12x", "onnxruntime-gpu",
+      "kernel_module", "nouveau",         "device_nodes",   "gpu=none",     "userspace_driver",
+      "libcuda",       "ld_library_path", "nvcc",           "cuda_home",    "os",
+      "wsl",           "docker_desktop",  "nvidia_runtime", "torchvision",  "torchaudio",
+      "torchcodec"};
   return keys;
 }
 
@@ -509,6 +519,8 @@ bool apply_layer_assumption(Json& report, const std::string& key, const std::str
     assume_docker_desktop(report, key, value);
   } else if (key == "nvidia_runtime") {
     assume_nvidia_runtime(report, key, value);
+  } else if (key == "torchvision" || key == "torchaudio" || key == "torchcodec") {
+    assume_torch_companion(report, key, value);
   } else {
     return assume_framework(report, key, value, kb);
   }

@@ -39,6 +39,16 @@ Json wheels_json(const EnvContents& c) {
   return a;
 }
 
+// torchvision, torchaudio and torchcodec: each release's compiled ops are built against one torch
+// release, so their versions are facts beside torch's. Absent when none is installed.
+Json companions_json(const EnvContents& c) {
+  Json j = Json::object();
+  for (const char* name : {"torchvision", "torchaudio", "torchcodec"}) {
+    if (const auto* d = c.find(name)) j[name] = fact(d->dist.version, file_source(d->dist.metadata_path));
+  }
+  return j;
+}
+
 }  // namespace
 
 Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& pythons) {
@@ -60,6 +70,7 @@ Json probe_frameworks(const ProbeContext& ctx, const std::vector<std::string>& p
     }
     e["frameworks"] = fws;
     e["nvidia_wheels"] = wheels_json(contents);
+    if (auto companions = companions_json(contents); !companions.empty()) e["torch_companions"] = companions;
     envs.push_back(std::move(e));
   }
   layer["environments"] = envs;

@@ -82,6 +82,11 @@ TEST(PastedFactsTest, PackageListsCondaBuildsAndPrintedVersions) {
   EXPECT_EQ(fact(facts, "jaxlib"), "0.4.31");
   EXPECT_EQ(fact(facts, "cupy-cuda12x"), "13.0.0");
   EXPECT_EQ(fact(facts, "cudnn"), "8.9.2.26");
+  // torch's companions, as pip list prints them (TorchCodec's name in its own capitals).
+  auto companions =
+      read_pasted_facts("torchvision                   0.19.0+cu124\nTorchCodec   0.1.1+cu124\n");
+  EXPECT_EQ(fact(companions, "torchvision"), "0.19.0+cu124");
+  EXPECT_EQ(fact(companions, "torchcodec"), "0.1.1+cu124");
   auto conda = read_pasted_facts(
       "pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n");
   EXPECT_EQ(fact(conda, "torch"), "1.3.0+cu101");

@@ -354,3 +354,67 @@ TEST_F(FrameworksMachine, OnnxruntimeCpuAndGpuPackagesInstalledTogether) {
 
 }  // namespace
 }  // namespace cudiag
+
+namespace cudiag {
+namespace {
+
+// torchvision/torchaudio/torchcodec beside torch: the probe reads their dist-info, and the rule
+// names a pair the knowledge base does not list, from a collected environment and from stated
+// packages (a pasted pip list) alike.
+TEST_F(FrameworksMachine, TorchCompanionBuiltForAnotherTorch) {
+  auto add = [&](const std::string& name, const std::string& version) {
+    auto meta = *root_ / (kVenvSp.substr(1) + "/" + name + "-" + version + ".dist-info/METADATA");
+    fs::create_directories(meta.parent_path());
+    std::ofstream(meta) << "Metadata-Version: 2.1\nName: " << name << "\nVersion: " << version << "\n";
+    return meta.parent_path();
+  };
+  auto mismatched = [](const Json& report) {
+    std::vector<rules::Finding> out;
+    for (auto& f : rules::diagnose(report, kb::KnowledgeBase::builtin()).findings)
+      if (f.id == "frameworks.torch_companion_mismatch") out.push_back(f);
+    return out;
+  };
+  auto wrap = [](const Json& layer) {
+    Json report = report::new_report();
+    report["frameworks"] = layer;
+    return report;
+  };
+  // torch 2.4 with torchvision 0.19 (its pair) and torchaudio 2.5 (torch 2.5's).
+  auto vision = add("torchvision", "0.19.0+cu124");
+  auto audio = add("torchaudio", "2.5.1+cu124");
+  auto layer = probe(user_env());
+  fs::remove_all(vision);
+  fs::remove_all(audio);
+  const auto& venv = *env_at(layer, "/home/u/venv");
+  ASSERT_TRUE(venv.contains("torch_companions")) << venv.dump(1);
+  EXPECT_EQ(venv["torch_companions"]["torchvision"]["value"], "0.19.0+cu124");
+  auto found = mismatched(wrap(layer));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("torchaudio 2.5.1+cu124 is built for torch 2.5"), std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[0].remediation.find("torchaudio==2.4.*"), std::string::npos) << found[0].remediation;
+  // Without the companions, no key and no finding.
+  EXPECT_FALSE(env_at(probe(user_env()), "/home/u/venv")->contains("torch_companions"));
+
+  // Stated: torchcodec 0.1 pairs with torch 2.5, not 2.4 (torchcodec's README table).
+  Json stated = report::new_report();
+  report::apply_assumptions(stated, {"torch=2.4.0+cu124", "torchcodec=0.1.1+cu124"},
+                            kb::KnowledgeBase::builtin());
+  found = mismatched(stated);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].remediation.find("install torch 2.5 to match torchcodec 0.1.1"), std::string::npos)
+      << found[0].remediation;
+  // A pair the table lists, and a torch newer than the table's companions: no verdict.
+  Json fine = report::new_report();
+  report::apply_assumptions(fine, {"torch=2.7.1", "torchcodec=0.4.0", "torchvision=0.22.1"},
+                            kb::KnowledgeBase::builtin());
+  EXPECT_TRUE(mismatched(fine).empty());
+  Json newer = report::new_report();
+  report::apply_assumptions(newer, {"torch=2.12.0", "torchvision=0.19.0"}, kb::KnowledgeBase::builtin());
+  EXPECT_TRUE(mismatched(newer).empty());
+  EXPECT_THROW(report::apply_assumptions(stated, {"torchvision=new"}, kb::KnowledgeBase::builtin()),
+               InputError);
+}
+
+}  // namespace
+}  // namespace cudiag

@@ -45,15 +45,15 @@ std::string label(const FwRef& r) {
 }
 
 // The knowledge base's framework_matrix sources as docs.
-std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry) {
+std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry, const std::string& key) {
   std::vector<DocRef> docs;
   const Json& table = kb.raw("framework_matrix");
-  if (!entry.contains("source") || !table.is_object()) return docs;
+  if (!entry.contains(key) || !table.is_object()) return docs;
   std::vector<Json> refs;
-  if (entry["source"].is_array()) {
-    for (const auto& s : entry["source"]) refs.push_back(s);
+  if (entry[key].is_array()) {
+    for (const auto& s : entry[key]) refs.push_back(s);
   } else {
-    refs.push_back(entry["source"]);
+    refs.push_back(entry[key]);
   }
   for (const auto& s : refs) {
     const Json* src = &s;

@@ -27,8 +27,9 @@ struct FwRef {
 std::vector<FwRef> frameworks_in(const Json& report);
 std::string version_text(const Json& fw);
 std::string label(const FwRef& r);
-// The knowledge base's framework_matrix sources as docs.
-std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry);
+// The knowledge base's framework_matrix sources as docs: those an entry's `key` names.
+std::vector<DocRef> kb_docs(const kb::KnowledgeBase& kb, const Json& entry,
+                            const std::string& key = "source");
 const Json& fw_value(const Json& report, const FwRef& r, const std::string& sub);
 
 // What CUDA a framework's build needs: "12.4" from torch/version.py or

@@ -109,13 +109,7 @@ void torch_companions(const Json& report, const kb::KnowledgeBase& kb, std::vect
       fd.evidence.push_back(evidence_from(report, r.env_path + ".torch_companions." + package));
       fd.evidence.push_back(evidence_from(
           report, present(report, r.path + ".version") ? r.path + ".version" : r.path + ".build.version"));
-      const Json& table = kb.raw("framework_matrix");
-      for (const auto& s : row->value("companions_source", Json::array())) {
-        if (s.is_string() && table["sources"].contains(s.get<std::string>())) {
-          const Json& src = table["sources"][s.get<std::string>()];
-          fd.docs.push_back({src.value("url", ""), src.value("section", "")});
-        }
-      }
+      fd.docs = kb_docs(kb, *row, "companions_source");
       out.push_back(std::move(fd));
     }
   }

@@ -109,7 +109,9 @@ void torch_companions(const Json& report, const kb::KnowledgeBase& kb, std::vect
       fd.evidence.push_back(evidence_from(report, r.env_path + ".torch_companions." + package));
       fd.evidence.push_back(evidence_from(
           report, present(report, r.path + ".version") ? r.path + ".version" : r.path + ".build.version"));
-      fd.docs = kb_docs(kb, *row, "companions_source");
+      // A companion mismatch fails whatever the layers below it do: it is no consequence of them.
+      fd.independent = true;
+      if (row->contains("companions_source")) fd.docs = kb_docs(kb, (*row)["companions_source"], package);
       out.push_back(std::move(fd));
     }
   }

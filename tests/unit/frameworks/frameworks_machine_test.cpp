@@ -393,6 +393,9 @@ TEST_F(FrameworksMachine, TorchCompanionBuiltForAnotherTorch) {
   EXPECT_NE(found[0].message.find("torchaudio 2.5.1+cu124 is built for torch 2.5"), std::string::npos)
       << found[0].message;
   EXPECT_NE(found[0].remediation.find("torchaudio==2.4.*"), std::string::npos) << found[0].remediation;
+  EXPECT_TRUE(found[0].independent);    // it fails whatever the driver below it does
+  ASSERT_EQ(found[0].docs.size(), 1u);  // torchaudio's own table
+  EXPECT_NE(found[0].docs[0].url.find("pytorch.org/audio"), std::string::npos);
   // Without the companions, no key and no finding.
   EXPECT_FALSE(env_at(probe(user_env()), "/home/u/venv")->contains("torch_companions"));
 

@@ -250,8 +250,22 @@ std::size_t framework_count(const Findings& fs, std::size_t f) {
   return seen.size();
 }
 
-void framework_lines(const Json& fw, const std::string& path, const Findings& fs,
-                     std::vector<SummaryLine>& out) {
+// torch's companions in its environment ("with torchvision 0.19.0, torchaudio 2.4.0"): their releases
+// pair with one torch release each. "" for other frameworks, or none installed.
+std::string companions_of(const Json& env, const Json& fw) {
+  if (fw.value("name", "") != "torch" || !env.contains("torch_companions") ||
+      !env["torch_companions"].is_object())
+    return "";
+  std::vector<std::string> named;
+  for (const auto& [name, f] : env["torch_companions"].items()) {
+    auto version = text_of(env["torch_companions"], name.c_str());
+    named.push_back(version.empty() ? name : name + " " + version);
+  }
+  return named.empty() ? "" : "with " + join_nonempty(named, ", ");
+}
+
+void framework_lines(const Json& fw, const std::string& path, const std::string& companions,
+                     const Findings& fs, std::vector<SummaryLine>& out) {
   auto about = findings_about(fs, path);
   std::string build = built_for(fw);
   std::string mark = worst(fs, about);
@@ -269,7 +283,7 @@ void framework_lines(const Json& fw, const std::string& path, const Findings& fs
     if (!cites(fs, f, path + ".loads") && framework_count(fs, f) == 1) own.push_back(f);
   }
   std::vector<std::string> parts = {display_name(fw) + (version.empty() ? "" : " " + version),
-                                    build.empty() ? "build not known" : build, architectures(fw),
+                                    build.empty() ? "build not known" : build, architectures(fw), companions,
                                     ids_of(fs, own)};
   out.push_back({join_nonempty(parts, " · "), 1, mark});
 
@@ -356,7 +370,8 @@ std::vector<SummaryLine> framework_summary_lines(const Json& report) {
     }
     out.push_back({environment_line(env), 0, ""});
     for (std::size_t j = 0; j < fws.size(); ++j)
-      framework_lines(fws[j], fmt::format("{}.frameworks[{}]", env_path, j), fs, out);
+      framework_lines(fws[j], fmt::format("{}.frameworks[{}]", env_path, j), companions_of(env, fws[j]), fs,
+                      out);
     for (auto f : env_only) out.push_back({fs.id[f], 1, fs.severity[f]});
   }
   if (!without.empty())

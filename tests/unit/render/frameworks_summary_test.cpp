@@ -258,6 +258,19 @@ TEST(FrameworksSummary, BuildVersionArchitecturesAndUnknownBuilds) {
   EXPECT_EQ(lines[3], "1 unknown|numba-cuda 0.9.0 · build not known");
 }
 
+// torch's companions, from its environment, on torch's line.
+TEST(FrameworksSummary, TorchLineNamesItsCompanions) {
+  Json torch = {{"name", "torch"}, {"package", "torch"}, {"version", fact_of("2.4.0+cu124")}};
+  Json report = one_env(Json::array({torch}));
+  report["frameworks"]["environments"][0]["torch_companions"] = {{"torchvision", fact_of("0.19.0+cu124")},
+                                                                 {"torchcodec", fact_of("0.1.1")}};
+  auto lines = texts(render::framework_summary_lines(report));
+  ASSERT_EQ(lines.size(), 2u) << testing::PrintToString(lines);
+  EXPECT_EQ(
+      lines[1],
+      "1 unknown|torch 2.4.0+cu124 · build not known · with torchvision 0.19.0+cu124, torchcodec 0.1.1");
+}
+
 TEST(FrameworksSummary, MarksComeFromTheFindingsThatCiteTheFrameworkOrLibrary) {
   Json loads = Json::array({{{"soname", "libcudart.so.12"},
                              {"library", "cudart"},

@@ -61,18 +61,12 @@ std::string paired_torch(const kb::KnowledgeBase& kb, const std::string& package
   return "";
 }
 
-std::string fact_text(const Json& f) {
-  return f.is_object() && f.contains("value") && f["value"].is_string() ? f["value"].get<std::string>() : "";
-}
-
 // The index torch came from, by its local version tag ("2.4.0+cu124", or build.local_tag): the
 // companion must come from the same one.
-std::string index_of(const Json& fw, const std::string& torch) {
+std::string index_of(const Json& report, const FwRef& r, const std::string& torch) {
   auto plus = torch.find('+');
   std::string tag = plus != std::string::npos ? torch.substr(plus + 1)
-                    : fw.contains("build") && fw["build"].contains("local_tag")
-                        ? fact_text(fw["build"]["local_tag"])
-                        : "";
+                                              : string_at(report, r.path + ".build.local_tag").value_or("");
   if (tag == "cpu" ||
       (tag.starts_with("cu") && tag.size() > 2 && std::isdigit(static_cast<unsigned char>(tag[2]))))
     return "--index-url https://download.pytorch.org/whl/" + tag;
@@ -86,8 +80,10 @@ void torch_companions(const Json& report, const kb::KnowledgeBase& kb, std::vect
     auto torch = version_text(*r.fw);
     const Json* row = torch.empty() ? nullptr : kb::framework_matrix_row(kb, "torch", torch);
     if (!row || !row->contains("companions") || !companions.is_object()) continue;
-    for (const auto& [package, f] : companions.items()) {
-      auto version = fact_text(f);
+    for (const auto& item : companions.items()) {
+      const std::string& package = item.key();
+      auto companion = r.env_path + ".torch_companions." + package;
+      auto version = string_at(report, companion).value_or("");
       auto minor = minor_of(version);
       // No verdict where the table does not list this package for this torch (a release newer than
       // the table's, or a package the project's table starts later).
@@ -100,13 +96,13 @@ void torch_companions(const Json& report, const kb::KnowledgeBase& kb, std::vect
           "Install the {0} release built for torch {1}: pip install \"{0}=={2}.*\" {5}, or install torch {3} to "
           "match {0} {4}. pip install torch {0} in one command keeps the pair together.",
           package, release, wanted.empty() ? minor : wanted.back().get<std::string>(), paired, version,
-          index_of(*r.fw, torch));
+          index_of(report, r, torch));
       auto fd = finding("frameworks.torch_companion_mismatch", {{"package", package},
                                                                 {"version", version},
                                                                 {"paired_torch", paired},
                                                                 {"torch", torch},
                                                                 {"remedy", remedy}});
-      fd.evidence.push_back(evidence_from(report, r.env_path + ".torch_companions." + package));
+      fd.evidence.push_back(evidence_from(report, companion));
       fd.evidence.push_back(evidence_from(
           report, present(report, r.path + ".version") ? r.path + ".version" : r.path + ".build.version"));
       // A companion mismatch fails whatever the layers below it do: it is no consequence of them.

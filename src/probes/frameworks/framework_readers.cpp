@@ -70,10 +70,11 @@ std::string EnvContents::locate(const FsRoot& root, const std::string& relative)
 
 bool is_framework_related(const std::string& n) {
   static const std::vector<std::string> exact = {
-      "torch", "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly",
-      "jax",   "jaxlib",     "cupy",           "onnxruntime",    "onnxruntime-gpu",
-      "numba", "numba-cuda", "torchvision",    "torchaudio",     "torchcodec"};
+      "torch",  "tensorflow", "tensorflow-cpu", "tensorflow-gpu",  "tf-nightly", "jax",
+      "jaxlib", "cupy",       "onnxruntime",    "onnxruntime-gpu", "numba",      "numba-cuda"};
   if (std::find(exact.begin(), exact.end(), n) != exact.end()) return true;
+  for (const char* companion : kTorchCompanions)
+    if (n == companion) return true;
   return n.starts_with("nvidia-") || n.starts_with("jax-cuda") || n.starts_with("cupy-cuda");
 }
 

@@ -38,7 +38,11 @@ struct EnvContents {
   std::string locate(const FsRoot& root, const std::string& relative) const;
 };
 
-// Whether a distribution name is one the readers look at (frameworks, their plugins, nvidia-* wheels).
+// torch's companion packages: each release's compiled ops are built against one torch release.
+inline constexpr const char* kTorchCompanions[] = {"torchvision", "torchaudio", "torchcodec"};
+
+// Whether a distribution name is one the readers look at (frameworks, their plugins, torch's
+// companions, nvidia-* wheels).
 bool is_framework_related(const std::string& normalized_name);
 NvidiaWheel nvidia_wheel_of(const FsRoot& root, const InstalledDist& d);
 

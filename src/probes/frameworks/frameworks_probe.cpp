@@ -39,11 +39,11 @@ Json wheels_json(const EnvContents& c) {
   return a;
 }
 
-// torchvision, torchaudio and torchcodec: each release's compiled ops are built against one torch
-// release, so their versions are facts beside torch's. Absent when none is installed.
+// torch's companions (kTorchCompanions): their versions are facts beside torch's. Absent when none
+// is installed.
 Json companions_json(const EnvContents& c) {
   Json j = Json::object();
-  for (const char* name : {"torchvision", "torchaudio", "torchcodec"}) {
+  for (const char* name : kTorchCompanions) {
     if (const auto* d = c.find(name)) j[name] = fact(d->dist.version, file_source(d->dist.metadata_path));
   }
   return j;
